@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FlowLens",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "flowlens", targets: ["flowlens"]),
+        .library(name: "FlowLens", targets: ["FlowLens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // The IR every loader produces and every rule, reporter and renderer consumes. No dependencies.
+        .target(name: "FlowModel"),
+        // One folder per source kind; the only module that imports a parser (Yams).
+        .target(name: "FlowLoaders", dependencies: ["FlowModel", .product(name: "Yams", package: "Yams")]),
+        // One rule a file (Rules/), the shared graph/data-flow analysis, and the registry.
+        .target(name: "FlowRules", dependencies: ["FlowModel"]),
+        // Pure functions: findings + graphs -> text.
+        .target(name: "FlowReporters", dependencies: ["FlowModel", "FlowRules"]),
+        // Graphviz from Debian's libgraphviz-dev, linked in-process.
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        // DOTBuilder (pure) and the one file that calls the C library.
+        .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
+        // The library facade: load -> analyze -> report/render.
+        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering"]),
+        // The thin CLI.
+        .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // Helpers shared by the test targets (in-memory loading, golden files); not part of the product.
+        .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),
+        .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
+        .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowLensTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowLensTestSupport"], exclude: ["Golden"]),
+        // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
+        .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

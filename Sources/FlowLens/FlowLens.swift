@@ -1,0 +1,119 @@
+@_exported import FlowLoaders
+@_exported import FlowModel
+@_exported import FlowRendering
+@_exported import FlowReporters
+@_exported import FlowRules
+import Foundation
+
+/// FlowLens as a library: load flow definitions, analyse them, report and draw them.
+///
+/// The pipeline, in order: discover and load files (loaders never throw on user input; what they
+/// cannot read becomes `invalid-input`), analyse every flow with every rule, then report (pure
+/// functions of the report) and render (DOT, then Graphviz in-process).
+public enum FlowLens {
+    /// Loads every flow file under `paths` (files or folders, walked recursively).
+    public static func load(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> FlowGraph {
+        SourceLoader().load(paths: paths, workingDirectory: workingDirectory)
+    }
+
+    /// Runs the rules over `graph`; the report includes the graph's load findings.
+    public static func analyze(_ graph: FlowGraph, rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) -> Report {
+        Report(graph: graph, findings: Analyzer(rules: rules).analyze(graph))
+    }
+
+    /// Loads and analyses `paths`.
+    public static func check(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+        analyze(load(paths, workingDirectory: workingDirectory))
+    }
+
+    /// The DOT text of one flow's diagram, with the report's findings drawn on it.
+    public static func dot(for flow: Flow, in report: Report) -> String {
+        DOTBuilder().dot(for: flow, findings: report.findings(inFlow: flow.id))
+    }
+
+    /// Analyses `graph` and writes its diagrams and `report.json` into `directory`.
+    @discardableResult
+    public static func export(_ graph: FlowGraph, to directory: String, format: ExportFormat = .svg) throws -> [String] {
+        try Exporter(format: format).export(analyze(graph), to: directory)
+    }
+}
+
+/// The formats `flowlens export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    /// SVG diagrams (the default).
+    case svg
+    /// Graphviz DOT text, as given to Graphviz.
+    case dot
+    /// PNG images.
+    case png
+    /// PDF documents.
+    case pdf
+}
+
+/// Writes one diagram per flow and `report.json` into a folder.
+///
+/// Every file is written to a temporary file beside it and renamed into place, so a reader (or a
+/// crash) never sees half a file. Diagram names come from flow names, made safe for every file
+/// system: no path separators, no `..`, no leading dot, unique ignoring case.
+public struct Exporter: Sendable {
+    /// The diagram format.
+    public var format: ExportFormat
+
+    /// Creates an exporter.
+    public init(format: ExportFormat = .svg) { self.format = format }
+
+    /// Writes the diagrams and the report; returns the paths written, in order.
+    public func export(_ report: Report, to directory: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var written: [String] = []
+        let names = Self.fileNames(for: report.graph.flows)
+        for (flow, name) in zip(report.graph.flows, names) {
+            let dot = FlowLens.dot(for: flow, in: report)
+            let data: Data
+            switch format {
+            case .dot: data = Data(dot.utf8)
+            case .svg: data = try Graphviz.render(dot: dot, format: .svg)
+            case .png: data = try Graphviz.render(dot: dot, format: .png)
+            case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
+            }
+            let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            written.append(path)
+        }
+        let reportPath = (directory as NSString).appendingPathComponent("report.json")
+        try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+        written.append(reportPath)
+        return written
+    }
+
+    /// A safe, unique file name (without extension) for each flow, in order.
+    public static func fileNames(for flows: [Flow]) -> [String] {
+        var taken = Set<String>(["report"])  // report.json is ours
+        return flows.map { flow in
+            let base = sanitize(flow.name)
+            var name = base
+            var n = 2
+            while taken.contains(name.lowercased()) {
+                name = "\(base)-\(n)"
+                n += 1
+            }
+            taken.insert(name.lowercased())
+            return name
+        }
+    }
+
+    /// Letters, digits, `-`, `_` and `.` kept; everything else (separators, spaces, `..`) becomes `-`.
+    public static func sanitize(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            let keep = (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+                && scalar.value < 0x2000
+            out += keep ? String(scalar) : "-"
+        }
+        while out.contains("..") { out = out.replacingOccurrences(of: "..", with: ".") }
+        while out.contains("--") { out = out.replacingOccurrences(of: "--", with: "-") }
+        out = out.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        if out.isEmpty { out = "flow" }
+        return String(out.prefix(120))
+    }
+}

@@ -1,0 +1,414 @@
+import FlowModel
+import Yams
+
+/// Reads FlowLens's own format (`docs/format.md`): YAML, or JSON read as YAML.
+public struct DeclarativeLoader: FlowLoader {
+    /// The format versions this loader reads.
+    public static let supportedVersions = [1]
+
+    /// Creates the loader.
+    public init() {}
+
+    public func load(_ file: InputFile, contents: String) -> FlowGraph {
+        var reader = YAMLReader(file: file.displayPath)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: contents) else {
+                reader.error("empty file: expected 'version: 1' and 'flows:'", at: SourceLocation(file: file.displayPath, line: 1, column: 1))
+                return FlowGraph(loadFindings: reader.findings)
+            }
+            root = node
+        } catch {
+            return FlowGraph(loadFindings: [Self.finding(for: error, file: file.displayPath)])
+        }
+        var parser = DocumentParser(reader: reader)
+        let flows = parser.parseDocument(root)
+        return FlowGraph(flows: flows, loadFindings: parser.reader.findings)
+    }
+
+    /// An `invalid-input` finding for a YAML/JSON syntax error, at the position the parser names.
+    static func finding(for error: any Error, file: String) -> Finding {
+        func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
+        switch error {
+        case let YamlError.scanner(context, problem, mark, _),
+             let YamlError.parser(context, problem, mark, _),
+             let YamlError.composer(context, problem, mark, _):
+            let text = context.map { "\($0.text) at line \($0.mark.line), column \($0.mark.column): " } ?? ""
+            return .invalidInput("syntax error: \(text)\(problem)", at: at(mark))
+        case let YamlError.reader(problem, offset, _, yaml):
+            var location = SourceLocation(file: file, line: 1, column: 1)
+            if let offset {
+                let prefix = yaml.utf8.prefix(offset)
+                let line = prefix.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                location.line = line.count
+                location.column = (line.last?.count ?? 0) + 1
+            }
+            return .invalidInput("cannot read text: \(problem)", at: location)
+        case let YamlError.duplicatedKeysInMapping(duplicates, context):
+            return .invalidInput("duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in a mapping", at: at(context.mark))
+        default:
+            return .invalidInput("cannot parse: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+}
+
+/// Walks the document and builds flows; every problem is reported through `reader`.
+struct DocumentParser {
+    var reader: YAMLReader
+
+    private static let topKeys: Set<String> = ["version", "flows"]
+    private static let flowKeys: Set<String> = ["name", "id", "description", "data", "outputs", "start", "steps"]
+    private static let stepKeys: Set<String> = ["id", "name", "kind", "description", "implementation", "reads", "writes", "next", "group", "flow"]
+    private static let transitionKeys: Set<String> = ["to", "when", "otherwise", "label", "type", "kind"]
+    private static let groupKeys: Set<String> = ["inputKey", "elementKey", "elementOutputKey", "outputKey", "maxConcurrent", "allowFailure"]
+    private static let accessKeys: Set<String> = ["key", "type", "optional"]
+    private static let dataKeys: Set<String> = ["type", "value"]
+    private static let conditionKeys: Set<String> = ["key", "equals"]
+    private static let declarableKinds: [StepKind] = [.start, .end, .fail, .operation, .branch, .join, .group, .subflow]
+
+    init(reader: YAMLReader) { self.reader = reader }
+
+    mutating func parseDocument(_ root: Node) -> [Flow] {
+        guard let top = reader.mapping(root, what: "the document", allowed: Self.topKeys) else { return [] }
+        guard let versionNode = top["version"] else {
+            reader.error("missing 'version: 1' at the top of the file", at: root)
+            return []
+        }
+        guard let version = reader.integer(versionNode, what: "'version'") else { return [] }
+        guard DeclarativeLoader.supportedVersions.contains(version) else {
+            // Reading a newer format with the old rules would report nonsense; say so and stop.
+            reader.error("unsupported version \(version): this FlowLens reads version 1", at: versionNode)
+            return []
+        }
+        guard let flowsNode = top["flows"] else {
+            reader.error("missing 'flows:' (a list of flows)", at: root)
+            return []
+        }
+        guard let flowNodes = flowsNode.sequence, !flowNodes.isEmpty else {
+            reader.error("'flows' must be a non-empty list", at: flowsNode)
+            return []
+        }
+        var flows: [Flow] = []
+        var ids: [String: SourceLocation] = [:]
+        for node in flowNodes {
+            guard let flow = parseFlow(node) else { continue }
+            if let first = ids[flow.id] {
+                reader.error("a flow with id '\(flow.id)' is already defined at line \(first.line)", at: reader.location(node))
+                continue
+            }
+            ids[flow.id] = flow.location ?? SourceLocation(file: reader.file)
+            flows.append(flow)
+        }
+        return flows
+    }
+
+    private mutating func parseFlow(_ node: Node) -> Flow? {
+        guard let fields = reader.mapping(node, what: "a flow", allowed: Self.flowKeys) else { return nil }
+        guard let nameNode = fields["name"] else {
+            reader.error("a flow needs a 'name'", at: node)
+            return nil
+        }
+        guard let name = reader.string(nameNode, what: "'name'") else { return nil }
+        let id = fields["id"].flatMap { reader.string($0, what: "'id'") } ?? name
+        var flow = Flow(id: id, name: name, kind: .declarative, location: reader.location(node))
+        flow.summary = fields["description"].flatMap { reader.string($0, what: "'description'") }
+        if let data = fields["data"] { flow.initialData = parseData(data) }
+        if let outputs = fields["outputs"] { flow.outputs = parseOutputs(outputs) }
+        if let start = fields["start"], let entry = reader.string(start, what: "'start'") {
+            flow.entries = [entry]
+            flow.entryLocation = reader.location(start)
+        }
+        guard let stepsNode = fields["steps"] else {
+            reader.error("flow '\(name)' needs 'steps'", at: node)
+            return flow
+        }
+        guard let stepNodes = stepsNode.sequence, !stepNodes.isEmpty else {
+            reader.error("'steps' must be a non-empty list", at: stepsNode)
+            return flow
+        }
+        for stepNode in stepNodes {
+            guard let (step, transitions) = parseStep(stepNode) else { continue }
+            flow.steps.append(step)
+            flow.transitions += transitions
+        }
+        return flow
+    }
+
+    private mutating func parseStep(_ node: Node) -> (Step, [Transition])? {
+        guard let fields = reader.mapping(node, what: "a step", allowed: Self.stepKeys) else { return nil }
+        guard let idNode = fields["id"] else {
+            reader.error("a step needs an 'id'", at: node)
+            return nil
+        }
+        guard let id = reader.string(idNode, what: "a step 'id'") else { return nil }
+        var step = Step(id: id, location: reader.location(node))
+        if let name = fields["name"].flatMap({ reader.string($0, what: "'name'") }) { step.name = name }
+        step.summary = fields["description"].flatMap { reader.string($0, what: "'description'") }
+        step.implementation = fields["implementation"].flatMap { reader.string($0, what: "'implementation'") }
+
+        var declaredKind: StepKind?
+        if let kindNode = fields["kind"], let text = reader.string(kindNode, what: "'kind'") {
+            if let kind = StepKind(rawValue: text), Self.declarableKinds.contains(kind) {
+                declaredKind = kind
+            } else {
+                reader.error("unknown step kind '\(text)' (expected \(Self.declarableKinds.map(\.rawValue).joined(separator: ", ")))", at: kindNode)
+            }
+        }
+        let reads = fields["reads"].map { parseAccesses($0, what: "'reads'", reading: true) } ?? []
+        let writes = fields["writes"].map { parseAccesses($0, what: "'writes'", reading: false) } ?? []
+
+        if let groupNode = fields["group"] {
+            if let kind = declaredKind, kind != .group {
+                reader.error("a step with 'group' has kind group, not \(kind.rawValue)", at: fields.keyNode("group") ?? groupNode)
+            }
+            step.kind = .group
+            if let group = parseGroup(groupNode, elementReads: reads, elementWrites: writes) {
+                step.group = group
+                step.reads = [group.flowRead]
+                step.writes = group.flowWrite.map { [$0] } ?? []
+            }
+        } else {
+            step.reads = reads
+            step.writes = writes
+        }
+        if let flowNode = fields["flow"] {
+            if let kind = declaredKind, kind != .subflow {
+                reader.error("a step with 'flow' has kind subflow, not \(kind.rawValue)", at: fields.keyNode("flow") ?? flowNode)
+            }
+            step.kind = .subflow
+            step.subflow = reader.string(flowNode, what: "'flow'")
+        } else if declaredKind == .subflow {
+            reader.error("a subflow step needs 'flow: <flow name>'", at: node)
+        }
+        if fields["group"] == nil, declaredKind == .group {
+            reader.error("a group step needs 'group:' with at least inputKey and elementKey", at: node)
+        }
+        if fields["group"] == nil, fields["flow"] == nil, let kind = declaredKind { step.kind = kind }
+
+        var transitions: [Transition] = []
+        if let next = fields["next"] {
+            if step.kind.isExit {
+                reader.error("a\(step.kind == .end ? "n" : "") \(step.kind.rawValue) step leaves the flow and cannot have 'next'", at: fields.keyNode("next") ?? next)
+            } else {
+                transitions = parseNext(next, from: id)
+            }
+        }
+        return (step, transitions)
+    }
+
+    private mutating func parseNext(_ node: Node, from: String) -> [Transition] {
+        if node.scalar != nil {
+            guard let to = reader.string(node, what: "'next'") else { return [] }
+            return [Transition(from: from, to: to, location: reader.location(node))]
+        }
+        guard let items = node.sequence else {
+            reader.error("'next' must be a step id or a list, found \(reader.describe(node))", at: node)
+            return []
+        }
+        let fanOut = items.count > 1 && items.allSatisfy { $0.scalar != nil }
+        var transitions: [Transition] = []
+        var otherwiseSeen = false
+        for item in items {
+            if item.scalar != nil {
+                guard let to = reader.string(item, what: "a 'next' entry") else { continue }
+                transitions.append(Transition(from: from, to: to, kind: fanOut ? .parallel : .normal, location: reader.location(item)))
+                continue
+            }
+            guard let fields = reader.mapping(item, what: "a transition", allowed: Self.transitionKeys) else { continue }
+            guard let toNode = fields["to"] else {
+                reader.error("a transition needs 'to'", at: item)
+                continue
+            }
+            guard let to = reader.string(toNode, what: "'to'") else { continue }
+            var transition = Transition(from: from, to: to, location: reader.location(toNode))
+            if let when = fields["when"] { transition.condition = parseCondition(when) }
+            if let otherwise = fields["otherwise"], let flag = reader.bool(otherwise, what: "'otherwise'") {
+                if !flag {
+                    reader.error("'otherwise' can only be true; leave it out instead", at: otherwise)
+                } else if fields["when"] != nil {
+                    reader.error("a transition has either 'when' or 'otherwise', not both", at: otherwise)
+                } else if otherwiseSeen {
+                    reader.error("only one transition of a step can be 'otherwise'", at: otherwise)
+                } else {
+                    otherwiseSeen = true
+                    transition.condition = .otherwise
+                }
+            }
+            transition.label = fields["label"].flatMap { reader.string($0, what: "'label'") }
+            if let typeNode = fields["type"], case let .some(type) = reader.typeName(typeNode, what: "'type'") {
+                transition.carriedType = type
+            }
+            if let kindNode = fields["kind"], let text = reader.string(kindNode, what: "transition 'kind'") {
+                switch text {
+                case "normal": transition.kind = .normal
+                case "error": transition.kind = .error
+                default: reader.error("unknown transition kind '\(text)' (expected normal or error)", at: kindNode)
+                }
+            }
+            transitions.append(transition)
+        }
+        return transitions
+    }
+
+    private mutating func parseCondition(_ node: Node) -> Condition? {
+        if node.scalar != nil {
+            return reader.string(node, what: "'when'").map(Condition.expression)
+        }
+        guard let fields = reader.mapping(node, what: "'when'", allowed: Self.conditionKeys) else { return nil }
+        guard let keyNode = fields["key"], let equalsNode = fields["equals"] else {
+            reader.error("a structured 'when' needs both 'key' and 'equals'", at: node)
+            return nil
+        }
+        guard let key = reader.string(keyNode, what: "'key'"), let value = equalsNode.scalar?.string else {
+            if equalsNode.scalar == nil { reader.error("'equals' must be a string", at: equalsNode) }
+            return nil
+        }
+        return .equals(key: key, value: value)
+    }
+
+    private mutating func parseGroup(_ node: Node, elementReads: [DataAccess], elementWrites: [DataAccess]) -> GroupSpec? {
+        guard let fields = reader.mapping(node, what: "'group'", allowed: Self.groupKeys) else { return nil }
+        guard let inputNode = fields["inputKey"], let elementNode = fields["elementKey"] else {
+            reader.error("'group' needs 'inputKey' (the array) and 'elementKey' (what each run reads)", at: node)
+            return nil
+        }
+        guard let input = reader.string(inputNode, what: "'inputKey'"),
+              let element = reader.string(elementNode, what: "'elementKey'") else { return nil }
+        var group = GroupSpec(inputKey: input, inputLocation: reader.location(inputNode), elementKey: element,
+                              elementReads: elementReads, elementWrites: elementWrites)
+        if let n = fields["outputKey"] {
+            group.outputKey = reader.string(n, what: "'outputKey'")
+            group.outputLocation = reader.location(n)
+        }
+        if let n = fields["elementOutputKey"] { group.elementOutputKey = reader.string(n, what: "'elementOutputKey'") }
+        if let n = fields["maxConcurrent"], let value = reader.integer(n, what: "'maxConcurrent'") {
+            if value < 1 { reader.error("'maxConcurrent' must be at least 1", at: n) } else { group.maxConcurrent = value }
+        }
+        if let n = fields["allowFailure"], let value = reader.bool(n, what: "'allowFailure'") { group.allowFailure = value }
+        if group.outputKey != nil, group.elementOutputKey == nil, let n = fields["outputKey"] {
+            reader.error("'outputKey' needs 'elementOutputKey': the key each run writes its result to", at: n)
+        }
+        return group
+    }
+
+    /// `{key: Type, ...}` or `[{key, type, optional}, ...]`.
+    private mutating func parseAccesses(_ node: Node, what: String, reading: Bool) -> [DataAccess] {
+        if let mapping = node.mapping {
+            var accesses: [DataAccess] = []
+            for (keyNode, value) in mapping {
+                guard let key = reader.string(keyNode, what: "a key in \(what)") else { continue }
+                guard case let .some(type) = reader.typeName(value, what: "the type of '\(key)'") else { continue }
+                accesses.append(DataAccess(key: key, type: type, optional: reading && (type?.isOptional ?? false),
+                                           location: reader.location(keyNode)))
+            }
+            return accesses
+        }
+        guard let items = node.sequence else {
+            reader.error("\(what) must be a mapping of key: Type or a list of {key, type, optional}, found \(reader.describe(node))", at: node)
+            return []
+        }
+        var accesses: [DataAccess] = []
+        for item in items {
+            guard let fields = reader.mapping(item, what: "an entry of \(what)", allowed: Self.accessKeys) else { continue }
+            guard let keyNode = fields["key"] else {
+                reader.error("an entry of \(what) needs 'key'", at: item)
+                continue
+            }
+            guard let key = reader.string(keyNode, what: "'key'") else { continue }
+            var access = DataAccess(key: key, location: reader.location(keyNode))
+            if let typeNode = fields["type"], case let .some(type) = reader.typeName(typeNode, what: "'type'") {
+                access.type = type
+            }
+            if let optionalNode = fields["optional"], let flag = reader.bool(optionalNode, what: "'optional'") {
+                if !reading, flag { reader.error("'optional' applies to reads only", at: optionalNode) }
+                access.optional = reading && flag
+            } else {
+                access.optional = reading && (access.type?.isOptional ?? false)
+            }
+            accesses.append(access)
+        }
+        return accesses
+    }
+
+    /// `outputs: [key, ...]` or `outputs: {key: Type}`: reads by the caller at the end.
+    private mutating func parseOutputs(_ node: Node) -> [DataAccess] {
+        if node.mapping != nil { return parseAccesses(node, what: "'outputs'", reading: true) }
+        guard let items = node.sequence else {
+            reader.error("'outputs' must be a list of keys or a mapping of key: Type", at: node)
+            return []
+        }
+        return items.compactMap { item in
+            reader.string(item, what: "an output key").map { DataAccess(key: $0, location: reader.location(item)) }
+        }
+    }
+
+    /// `data: {key: Type | null | {type, value}}`.
+    private mutating func parseData(_ node: Node) -> [DataAccess] {
+        guard let mapping = node.mapping else {
+            reader.error("'data' must be a mapping of key: Type or key: {type, value}", at: node)
+            return []
+        }
+        var values: [DataAccess] = []
+        for (keyNode, valueNode) in mapping {
+            guard let key = reader.string(keyNode, what: "a key in 'data'") else { continue }
+            var access = DataAccess(key: key, location: reader.location(keyNode))
+            if valueNode.mapping != nil {
+                guard let fields = reader.mapping(valueNode, what: "data value '\(key)'", allowed: Self.dataKeys) else { continue }
+                let inferred = fields["value"].map(ValueInference.infer)
+                if let typeNode = fields["type"], case let .some(type) = reader.typeName(typeNode, what: "'type'") {
+                    access.type = type
+                } else {
+                    access.type = inferred?.type
+                }
+                access.elementTypes = inferred?.elementTypes
+                access.value = fields["value"].map(ValueInference.display)
+            } else if case let .some(type) = reader.typeName(valueNode, what: "the type of '\(key)'") {
+                access.type = type
+            }
+            values.append(access)
+        }
+        return values
+    }
+}
+
+/// Types of literal values, as Swift would infer them.
+enum ValueInference {
+    static func infer(_ node: Node) -> (type: TypeName?, elementTypes: [TypeName?]?) {
+        switch node {
+        case .scalar:
+            return (scalarType(node), nil)
+        case let .sequence(items):
+            let elements = items.map { infer($0).type }
+            let known = Set(elements.compactMap { $0 })
+            if elements.isEmpty { return (TypeName.array(of: .any), []) }
+            if known.count == 1, !elements.contains(nil) { return (TypeName.array(of: known.first!), elements) }
+            return (TypeName.array(of: .any), elements)
+        case .mapping:
+            return (TypeName("[String: Any]"), nil)
+        case .alias:
+            return (nil, nil)
+        }
+    }
+
+    private static func scalarType(_ node: Node) -> TypeName? {
+        switch node.tagName {
+        case .str: return "String"
+        case .int: return "Int"
+        case .float: return "Double"
+        case .bool: return "Bool"
+        default: return nil  // null, timestamps and other YAML types have no single Swift type
+        }
+    }
+
+    /// A short, one-line rendering of a literal for diagrams.
+    static func display(_ node: Node) -> String {
+        let text: String
+        switch node {
+        case let .scalar(scalar): text = node.tagName == .str ? "\"\(scalar.string)\"" : scalar.string
+        case let .sequence(items): text = "[" + items.map(display).joined(separator: ", ") + "]"
+        case let .mapping(mapping): text = "{" + mapping.map { "\(display($0.key)): \(display($0.value))" }.joined(separator: ", ") + "}"
+        case .alias: text = "*"
+        }
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}

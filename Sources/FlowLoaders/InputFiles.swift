@@ -1,0 +1,116 @@
+import FlowModel
+import Foundation
+
+/// The kinds of source FlowLens reads, chosen by file name.
+public enum SourceKind: String, Sendable, CaseIterable {
+    /// `*.flow.yaml`, `*.flow.yml`, `*.flow.json`.
+    case declarative
+
+    /// The kind of a file, from its name; nil for files FlowLens does not read.
+    public static func of(path: String) -> SourceKind? {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        if [".flow.yaml", ".flow.yml", ".flow.json"].contains(where: name.hasSuffix) { return .declarative }
+        return nil
+    }
+
+    /// Human-readable list of the file names each kind reads, for help and errors.
+    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json"
+}
+
+/// One file to load.
+public struct InputFile: Hashable, Sendable {
+    /// The path to open.
+    public var path: String
+    /// The path as reported: relative to the working directory when under it.
+    public var displayPath: String
+    /// How to read it.
+    public var kind: SourceKind
+
+    /// A file to load; `displayPath` defaults to `path`, `kind` to the kind its name implies.
+    public init(path: String, displayPath: String? = nil, kind: SourceKind? = nil) {
+        self.path = path
+        self.displayPath = displayPath ?? path
+        self.kind = kind ?? SourceKind.of(path: path) ?? .declarative
+    }
+}
+
+/// Turns the paths a user gave into the files to load.
+///
+/// Folders are walked recursively (hidden folders such as `.git` and `.build` are skipped, symbolic
+/// links are followed once: a file reached twice is read once); files are chosen by name. A path that
+/// does not exist, or a file given by name that FlowLens cannot read, becomes an `invalid-input`
+/// finding, never an exception, so the other paths are still analysed.
+public enum InputDiscovery {
+    /// The files under `paths`, sorted by display path, and findings for paths that cannot be used.
+    public static func discover(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath)
+        -> (files: [InputFile], findings: [Finding])
+    {
+        let fm = FileManager.default
+        var files: [InputFile] = []
+        var findings: [Finding] = []
+        var seen = Set<String>()  // resolved real paths, so links and repeated arguments are read once
+
+        func add(_ path: String, explicit: Bool, shownAs given: String? = nil) {
+            let shown = displayPath(given ?? path, workingDirectory)
+            let real = (path as NSString).resolvingSymlinksInPath
+            guard let kind = SourceKind.of(path: path) else {
+                if explicit {
+                    findings.append(.invalidInput(
+                        "not a file FlowLens reads (expected \(SourceKind.patternsDescription))",
+                        at: SourceLocation(file: shown)))
+                }
+                return
+            }
+            guard seen.insert(real).inserted else { return }
+            files.append(InputFile(path: path, displayPath: shown, kind: kind))
+        }
+
+        func walk(_ folder: String) {
+            guard let names = try? fm.contentsOfDirectory(atPath: folder) else {
+                findings.append(.invalidInput("cannot list folder", at: SourceLocation(file: displayPath(folder, workingDirectory))))
+                return
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let child = (folder as NSString).appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: child, isDirectory: &isDir) else { continue }  // a dangling link
+                if isDir.boolValue {
+                    let real = (child as NSString).resolvingSymlinksInPath
+                    guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
+                    walk(child)
+                } else {
+                    add(child, explicit: false)
+                }
+            }
+        }
+
+        for given in paths {
+            // Relative paths are relative to the working directory given, not the process's.
+            let path = given.hasPrefix("/") ? given : (workingDirectory as NSString).appendingPathComponent(given)
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
+                findings.append(.invalidInput("no such file or folder", at: SourceLocation(file: displayPath(given, workingDirectory))))
+                continue
+            }
+            if isDir.boolValue {
+                let real = (path as NSString).resolvingSymlinksInPath
+                if seen.insert(real + "/").inserted { walk(path) }
+            } else {
+                add(path, explicit: true, shownAs: given)
+            }
+        }
+        files.sort { $0.displayPath < $1.displayPath }
+        return (files, findings)
+    }
+
+    /// `path` relative to `workingDirectory` when it is inside it, else as given (absolute stays absolute).
+    public static func displayPath(_ path: String, _ workingDirectory: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        let standard = (absolute as NSString).standardizingPath
+        let base = (workingDirectory as NSString).standardizingPath
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        if standard.hasPrefix(prefix) { return String(standard.dropFirst(prefix.count)) }
+        if standard == base { return "." }
+        return path.hasPrefix("/") ? standard : path
+    }
+}

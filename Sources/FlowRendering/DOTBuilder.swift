@@ -1,0 +1,298 @@
+import FlowModel
+
+/// Builds the DOT text of one flow's diagram. Pure: same flow and findings, same bytes.
+///
+/// Every piece of user text goes into HTML-like labels, escaped by `DOTBuilder.html`. Nothing a user
+/// wrote is put into `id`, `URL`, `href` or `tooltip`, which Graphviz 2.4x writes into SVG unescaped;
+/// node names are generated (`s0`, `s1` …) and SVG ids are `step-<index>`.
+public struct DOTBuilder: Sendable {
+    /// Colours and sizes of the diagram.
+    public struct Style: Sendable {
+        var font = "Helvetica"
+        var ink = "#2B3340"
+        var muted = "#5F6B7A"
+        var stepFill = "#F4F7FB"
+        var stepLine = "#5F6B7A"
+        var branchFill = "#FFF8E6"
+        var groupFill = "#EEF6EE"
+        var subflowFill = "#EEF1FA"
+        var endFill = "#E6F2EA"
+        var failFill = "#FBEAEA"
+        var error = "#C62828"
+        var errorFill = "#FDECEA"
+        var warning = "#B26A00"
+        var warningFill = "#FFF4E0"
+        var unreachableFill = "#EEEEEE"
+    }
+
+    let style = Style()
+
+    /// Creates a builder.
+    public init() {}
+
+    /// The DOT text for `flow`, marking `findings` (those of other flows are ignored).
+    public func dot(for flow: Flow, findings: [Finding]) -> String {
+        let findings = findings.filter { $0.flow == flow.id }
+        var lines: [String] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        var title = "<B>\(Self.html(flow.name))</B>"
+        var status = [Self.kindDescription(flow.kind)]
+        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        if errors + warnings == 0 { status.append("no problems found") }
+        title += "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
+
+        lines.append("digraph flow {")
+        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, label=<\(title)>];")
+        lines.append("  node [fontname=\"\(style.font)\", fontsize=11, fontcolor=\"\(style.ink)\", shape=box, style=\"rounded,filled\", fillcolor=\"\(style.stepFill)\", color=\"\(style.stepLine)\", penwidth=1.2, margin=\"0.14,0.06\"];")
+        lines.append("  edge [fontname=\"\(style.font)\", fontsize=9, fontcolor=\"\(style.muted)\", color=\"\(style.stepLine)\", arrowsize=0.7];")
+
+        // Where the flow starts: its initial data, then a start dot unless an explicit start step exists.
+        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
+        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        if !flow.initialData.isEmpty || !flowFindings.isEmpty {
+            lines.append("  data [id=\"flow-data\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : color(for: flowFindings))\", label=<\(dataLabel(flow, flowFindings))>];")
+        }
+        let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
+        if !explicitStart {
+            lines.append("  start [id=\"flow-start\", shape=circle, style=filled, fillcolor=\"\(style.ink)\", color=\"\(style.ink)\", width=0.18, fixedsize=true, label=\"\"];")
+            if !flow.initialData.isEmpty || !flowFindings.isEmpty { lines.append("  data -> start [style=dotted, arrowhead=none];") }
+            for entry in entries { lines.append("  start -> s\(entry);") }
+        } else if !flow.initialData.isEmpty || !flowFindings.isEmpty {
+            lines.append("  data -> s\(entries[0]) [style=dotted, arrowhead=none];")
+        }
+
+        var kindsShown = Set<String>()
+        for (i, step) in flow.steps.enumerated() {
+            // A finding belongs to the first step with its id, except a duplicate-step finding, which
+            // belongs to the later step it is located at.
+            let stepFindings = findings.filter { finding in
+                guard finding.step == step.id, finding.edge == nil else { return false }
+                if finding.rule == "duplicate-step" { return firstIndex[step.id] != i && finding.location == step.location }
+                return firstIndex[step.id] == i
+            }
+            lines.append("  s\(i) [\(nodeAttributes(step, index: i, findings: stepFindings, kindsShown: &kindsShown))];")
+        }
+
+        var missing: [String: Int] = [:]
+        for transition in flow.transitions {
+            guard let from = firstIndex[transition.from] else { continue }
+            var target: String
+            if let to = firstIndex[transition.to] {
+                target = "s\(to)"
+            } else {
+                // A transition to a step that does not exist still gets drawn, to a marked ghost node.
+                if missing[transition.to] == nil {
+                    let n = missing.count
+                    missing[transition.to] = n
+                    lines.append("  m\(n) [id=\"missing-\(n)\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such step</I><BR/>\(Self.html(transition.to))>];")
+                    kindsShown.insert("error")
+                }
+                target = "m\(missing[transition.to]!)"
+            }
+            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            lines.append("  s\(from) -> \(target) [\(edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown))];")
+        }
+
+        if !kindsShown.isEmpty {
+            lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(kindsShown))>]; }")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Nodes
+
+    private func nodeAttributes(_ step: Step, index: Int, findings: [Finding], kindsShown: inout Set<String>) -> String {
+        var attributes = ["id=\"step-\(index)\""]
+        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
+        var rows: [String] = []
+        let name = "<B>\(Self.html(step.name))</B>"
+        switch step.kind {
+        case .start:
+            attributes += ["shape=oval", "fillcolor=\"\(style.ink)\"", "fontcolor=\"white\""]
+            rows.append(name)
+            kindsShown.insert("start")
+        case .end:
+            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.endFill)\""]
+            rows.append(name)
+            kindsShown.insert("end")
+        case .fail:
+            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.failFill)\""]
+            rows.append(name)
+            kindsShown.insert("fail")
+        case .branch:
+            attributes += ["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""]
+            rows.append(name)
+            kindsShown.insert("branch")
+        case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty:
+            attributes += ["shape=circle", "width=0.22", "fixedsize=true", "style=filled", "fillcolor=\"\(style.stepLine)\"", "label=\"\""]
+            kindsShown.insert("join")
+            return attributes.joined(separator: ", ")
+        case .group:
+            attributes += ["shape=box3d", "style=filled", "fillcolor=\"\(style.groupFill)\""]
+            rows.append(name)
+            if let group = step.group {
+                let into = group.outputKey.map { " → \(Self.html($0))" } ?? ""
+                rows.append(small("for each element of <B>\(Self.html(group.inputKey))</B>\(into)"))
+            }
+            kindsShown.insert("group")
+        case .subflow:
+            attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
+            rows.append(name)
+            rows.append(small("runs the flow “\(Self.html(step.subflow ?? "?"))”"))
+            kindsShown.insert("subflow")
+        default:
+            rows.append(name)
+            kindsShown.insert("step")
+        }
+        if let content = step.contentType {
+            let result = step.resultType.map { " → \(Self.html($0.spelling))" } ?? ""
+            rows.append(small(Self.html(content.spelling) + result))
+        }
+        for detail in step.details { rows.append(small(Self.html(detail))) }
+        // Data: "needs" and "gives" read better than "reads"/"writes" for people who don't code.
+        let reads = step.group?.elementReads ?? step.reads
+        let writes = step.group?.elementWrites ?? step.writes
+        let needed = reads.filter { !$0.optional }, optional = reads.filter(\.optional)
+        if !needed.isEmpty { rows.append(small("needs " + accessList(needed))) }
+        if !optional.isEmpty { rows.append(small("may use " + accessList(optional))) }
+        if !writes.isEmpty { rows.append(small("gives " + accessList(writes))) }
+        if let implementation = step.implementation { rows.append(small("<I>\(Self.html(implementation))</I>")) }
+        for finding in findings.sorted(by: Finding.reportOrder) {
+            let colour = finding.severity == .error ? style.error : style.warning
+            let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
+            rows.append("<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>")
+        }
+        if !findings.isEmpty {
+            attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
+            if !unreachable, step.kind != .start { attributes.append("fillcolor=\"\(fill(for: findings))\"") }
+            kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning")
+        }
+        if unreachable {
+            attributes.append(step.kind == .branch || step.kind == .group ? "style=\"dashed,filled\"" : "style=\"rounded,dashed,filled\"")
+            attributes.append("fillcolor=\"\(style.unreachableFill)\"")
+            kindsShown.insert("unreachable")
+        }
+        attributes.append("label=<\(table(rows))>")
+        return attributes.joined(separator: ", ")
+    }
+
+    private func dataLabel(_ flow: Flow, _ findings: [Finding]) -> String {
+        var rows = ["<B>Starts with</B>"]
+        for value in flow.initialData {
+            var text = "<B>\(Self.html(value.key))</B>"
+            if let type = value.type { text += " <FONT COLOR=\"\(style.muted)\">(\(Self.html(type.spelling)))</FONT>" }
+            if let literal = value.value { text += " = \(Self.html(literal))" }
+            rows.append(small(text))
+        }
+        if flow.initialData.isEmpty { rows = ["<B>\(Self.html(flow.name))</B>"] }
+        for finding in findings.sorted(by: Finding.reportOrder) {
+            let colour = finding.severity == .error ? style.error : style.warning
+            let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
+            rows.append("<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>")
+        }
+        return table(rows)
+    }
+
+    // MARK: - Edges
+
+    private func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>) -> String {
+        var attributes: [String] = []
+        var label = transition.displayLabel.map(Self.html)
+        if transition.kind == .error {
+            attributes += ["style=dashed", "color=\"\(style.error)\""]
+            label = label ?? "on error"
+            kindsShown.insert("error-edge")
+        }
+        if transition.kind == .parallel { attributes.append("style=bold") }
+        if let type = transition.carriedType {
+            label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
+        }
+        if !findings.isEmpty {
+            attributes += ["color=\"\(color(for: findings))\"", "penwidth=2", "fontcolor=\"\(color(for: findings))\""]
+            let rules = Set(findings.map(\.rule)).sorted().map(Self.html).joined(separator: ", ")
+            label = (label.map { $0 + "<BR/>" } ?? "") + "✖ \(rules)"
+        }
+        if let label { attributes.append("label=<\(label)>") }
+        return attributes.joined(separator: ", ")
+    }
+
+    // MARK: - Legend
+
+    private func legend(_ shown: Set<String>) -> String {
+        let entries: [(String, String)] = [
+            ("start", "● start"), ("step", "▢ step"), ("branch", "⬡ decision"), ("join", "● branches meet"),
+            ("group", "❒ once for each element"), ("subflow", "▣ runs another flow"), ("end", "◎ end"),
+            ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
+            ("unreachable", "▢ grey, dashed: never reached"), ("error", "✖ red: error"), ("warning", "▲ orange: warning"),
+        ]
+        var cells = ""
+        for (key, text) in entries where shown.contains(key) {
+            let colour = key == "error" ? style.error : key == "warning" ? style.warning : style.muted
+            cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
+        }
+        return "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"4\"><TR>\(cells)</TR></TABLE>"
+    }
+
+    // MARK: - Helpers
+
+    private func accessList(_ accesses: [DataAccess]) -> String {
+        accesses.map { access in
+            let type = access.type.map { " <FONT COLOR=\"\(style.muted)\">(\(Self.html($0.spelling)))</FONT>" } ?? ""
+            return "<B>\(Self.html(access.key))</B>\(type)"
+        }.joined(separator: ", ")
+    }
+
+    private func small(_ html: String) -> String { "<FONT POINT-SIZE=\"9\">\(html)</FONT>" }
+
+    private func table(_ rows: [String]) -> String {
+        "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">"
+            + rows.map { "<TR><TD>\($0)</TD></TR>" }.joined() + "</TABLE>"
+    }
+
+    private func color(for findings: [Finding]) -> String {
+        findings.contains { $0.severity == .error } ? style.error : style.warning
+    }
+
+    private func fill(for findings: [Finding]) -> String {
+        findings.contains { $0.severity == .error } ? style.errorFill : style.warningFill
+    }
+
+    static func kindDescription(_ kind: FlowKind) -> String {
+        switch kind {
+        case .declarative: return "FlowLens flow"
+        case .flowIOS: return "Flow-iOS flow"
+        case .flowState: return "FlowState flow"
+        case .syrup: return "Syrup progression"
+        case .elevate: return "Elevate task"
+        case .flowKit: return "FlowKit state machine"
+        case .reflected: return "reflected flow"
+        }
+    }
+
+    /// Escapes text for a Graphviz HTML-like label: markup characters become entities, control
+    /// characters (which Graphviz rejects) are dropped, and line breaks become `<BR/>`.
+    public static func html(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\n": out += "<BR/>"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

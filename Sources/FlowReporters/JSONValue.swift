@@ -1,0 +1,80 @@
+/// A JSON value with ordered object keys, written byte-for-byte the same on every run.
+///
+/// The JSON report is an API: its key order follows the documented shape instead of the
+/// alphabetical order `JSONEncoder(.sortedKeys)` would impose, and no platform's encoder quirks
+/// (number formats, escaped slashes) leak into it.
+public indirect enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
+
+    /// An optional string, or null.
+    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    /// Pretty-printed with two-space indentation and a final newline.
+    public func serialized() -> String {
+        var out = ""
+        write(to: &out, indent: 0)
+        out += "\n"
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(value): out += value ? "true" : "false"
+        case let .int(value): out += String(value)
+        case let .string(value): Self.writeString(value, to: &out)
+        case let .array(items):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "[\n"
+            for (n, item) in items.enumerated() {
+                out += String(repeating: "  ", count: indent + 1)
+                item.write(to: &out, indent: indent + 1)
+                out += n == items.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "]"
+        case let .object(fields):
+            guard !fields.isEmpty else { out += "{}"; return }
+            out += "{\n"
+            for (n, (key, value)) in fields.enumerated() {
+                out += String(repeating: "  ", count: indent + 1)
+                Self.writeString(key, to: &out)
+                out += ": "
+                value.write(to: &out, indent: indent + 1)
+                out += n == fields.count - 1 ? "\n" : ",\n"
+            }
+            out += String(repeating: "  ", count: indent) + "}"
+        }
+    }
+
+    static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"  // valid JSON, but breaks JavaScript embedding
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

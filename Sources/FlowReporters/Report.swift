@@ -1,0 +1,53 @@
+import FlowModel
+import FlowRules
+
+/// The result of a run: what was loaded and what was found.
+public struct Report: Sendable, CustomStringConvertible {
+    /// The flows, files and load findings.
+    public var graph: FlowGraph
+    /// Every finding (load findings included), in report order.
+    public var findings: [Finding]
+
+    /// Creates a report; findings are put in report order.
+    public init(graph: FlowGraph, findings: [Finding]) {
+        self.graph = graph
+        self.findings = findings.sorted(by: Finding.reportOrder)
+    }
+
+    /// Findings of severity error.
+    public var errors: [Finding] { findings.filter { $0.severity == .error } }
+    /// Findings of severity warning.
+    public var warnings: [Finding] { findings.filter { $0.severity == .warning } }
+    /// Findings of severity note.
+    public var notes: [Finding] { findings.filter { $0.severity == .note } }
+    /// True when some input could not be read.
+    public var hasInvalidInput: Bool { findings.contains { $0.rule == RuleID.invalidInput } }
+
+    /// The findings as text, one a line, as `flowlens check` prints them.
+    public var description: String { TextReporter().report(self) }
+
+    /// The findings about one flow.
+    public func findings(inFlow id: String) -> [Finding] { findings.filter { $0.flow == id } }
+}
+
+/// A reporter turns a report into text. Reporters are pure: same report, same bytes.
+public protocol Reporter: Sendable {
+    /// The whole output.
+    func report(_ report: Report) -> String
+}
+
+/// The formats `flowlens check --format` offers.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    /// `file:line:col: severity: message [rule]`, one finding a line.
+    case text
+    /// The JSON report (schemaVersion 1).
+    case json
+
+    /// The reporter for the format: an exhaustive switch, so a new format cannot go unregistered.
+    public var reporter: any Reporter {
+        switch self {
+        case .text: return TextReporter()
+        case .json: return JSONReporter()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import FlowModel
+
+/// The documentation of a rule, which is also its test: every triggering example must produce a
+/// finding of the rule (on the line marked `# finding`, when marked) and every non-triggering
+/// example must produce none. `flowlens rules` prints it.
+public struct RuleDescription: Sendable {
+    /// Stable id; part of the public API (reports, configuration, suppressions).
+    public let id: String
+    /// Default severity.
+    public let severity: Severity
+    /// One line.
+    public let summary: String
+    /// Why it matters, in a few sentences.
+    public let rationale: String
+    /// Declarative flow files (version 1) that must trigger the rule.
+    public let triggeringExamples: [String]
+    /// Declarative flow files that must not trigger it.
+    public let nonTriggeringExamples: [String]
+
+    /// Creates a description.
+    public init(id: String, severity: Severity, summary: String, rationale: String,
+                triggeringExamples: [String], nonTriggeringExamples: [String]) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.rationale = rationale
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+    }
+}
+
+/// Everything a rule may look at for one flow.
+public struct RuleContext {
+    /// The flow's analysis (graph facts and data flow).
+    public let analysis: FlowAnalysis
+    /// The session, for questions about other flows (sub-flows and their callers).
+    public let session: AnalysisSession
+
+    /// The flow.
+    public var flow: Flow { analysis.flow }
+
+    /// A finding of `rule` about this flow.
+    public func finding(_ rule: RuleDescription, _ message: String, at location: SourceLocation?, step: String? = nil,
+                        key: String? = nil, edge: EdgeReference? = nil, related: [RelatedLocation] = [],
+                        path: [String] = []) -> Finding {
+        Finding(rule: rule.id, severity: rule.severity, message: message, location: location ?? flow.location,
+                flow: flow.id, step: step, key: key, edge: edge, related: related, path: path)
+    }
+}
+
+/// One check. A rule never parses and never throws: it reads the IR and returns findings.
+public protocol Rule: Sendable {
+    /// The rule's documentation and examples.
+    static var description: RuleDescription { get }
+    /// Creates the rule.
+    init()
+    /// The findings for one flow.
+    func check(_ context: RuleContext) -> [Finding]
+}
+
+extension Rule {
+    /// The rule's id.
+    public var id: String { Self.description.id }
+}
+
+/// Every rule FlowLens has, in catalogue order.
+public enum RuleRegistry {
+    /// All rules. A new rule is added here and nowhere else.
+    public static let rules: [any Rule.Type] = [
+        InvalidInputRule.self,
+        UnreachableStepRule.self,
+        DeadEndRule.self,
+        UnknownStepRule.self,
+        DuplicateStepRule.self,
+        MissingDataKeyRule.self,
+        TypeMismatchRule.self,
+        UnusedDataKeyRule.self,
+    ]
+
+    /// The descriptions of all rules.
+    public static var descriptions: [RuleDescription] { rules.map { $0.description } }
+
+    /// The rule with `id`.
+    public static func rule(id: String) -> (any Rule.Type)? { rules.first { $0.description.id == id } }
+}
+
+/// Runs rules over a graph.
+public struct Analyzer: Sendable {
+    /// The rules to run.
+    public let rules: [any Rule]
+
+    /// An analyzer running `rules` (default: all).
+    public init(rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) { self.rules = rules }
+
+    /// The load findings of `graph` plus every rule's findings for every flow, in report order.
+    public func analyze(_ graph: FlowGraph) -> [Finding] {
+        let session = AnalysisSession(graph: graph)
+        var findings = graph.loadFindings
+        for flow in graph.flows {
+            let context = RuleContext(analysis: session.analysis(of: flow), session: session)
+            for rule in rules { findings += rule.check(context) }
+        }
+        // Deduplicate (two rules never emit the same finding, but a shared sub-flow can repeat one)
+        // and sort, so the report never depends on the order of rules or flows.
+        var seen = Set<Finding>()
+        return findings.filter { seen.insert($0).inserted }.sorted(by: Finding.reportOrder)
+    }
+}

@@ -1,0 +1,110 @@
+import FlowModel
+
+/// `dead-end`: a step that is not an end but has no way on, or a loop from which no end can be reached.
+public struct DeadEndRule: Rule {
+    public static let description = RuleDescription(
+        id: "dead-end",
+        severity: .error,
+        summary: "A step that is not an end has no way on, or no end can be reached from it.",
+        rationale: """
+            A flow that reaches such a step never finishes: it stops without success or failure, or \
+            loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Stops
+                steps:
+                  - {id: a, next: b}
+                  - {id: b} # finding
+            """,
+            """
+            version: 1
+            flows:
+              - name: Forever
+                steps:
+                  - {id: a, next: poll}
+                  - {id: poll, next: wait} # finding
+                  - {id: wait, next: poll}
+                  - {id: done, kind: end}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Retry loop with an exit
+                steps:
+                  - {id: poll, next: [{to: wait, when: pending}, {to: done, otherwise: true}]}
+                  - {id: wait, next: poll}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Failure is an exit
+                steps:
+                  - {id: a, next: [{to: ok, when: valid}, {to: failed, otherwise: true}]}
+                  - {id: ok, kind: end}
+                  - {id: failed, kind: fail}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        var findings: [Finding] = []
+        var stuck = Set<Int>()  // steps with no way on at all
+        // A transition to a missing step is still a way on; `unknown-step` reports it.
+        let leaving = Set(context.flow.transitions.map(\.from))
+        for i in analysis.uniqueSteps {
+            let step = analysis.step(i)
+            guard !step.isExit else { continue }
+            if !leaving.contains(step.id) {
+                stuck.insert(i)
+                findings.append(context.finding(
+                    Self.description, "step '\(step.name)' is a dead end: it has no way on and is not an end",
+                    at: step.location, step: step.id))
+            }
+        }
+        // Steps that cannot reach an exit but also cannot reach a step reported above are trapped in
+        // a loop. Report each such loop once, at its first step, instead of every step leading into it.
+        let trapped = Set(analysis.uniqueSteps.filter { i in
+            !analysis.step(i).isExit && !analysis.reachesExit.contains(i) && !stuck.contains(i) && analysis.reachable.contains(i)
+        })
+        guard !trapped.isEmpty else { return findings }
+        let leadsToStuck = FlowAnalysis.closure(from: Array(stuck), next: { analysis.predecessors[$0].map(\.from) })
+        let loops = trapped.subtracting(leadsToStuck)
+        for component in Self.bottomComponents(of: loops, successors: { analysis.successors[$0].map(\.to) }) {
+            let first = component.min()!
+            let names = component.sorted().map { "'\(analysis.step($0).name)'" }.joined(separator: ", ")
+            let step = analysis.step(first)
+            let subject = component.count == 1 ? "step \(names) loops" : "steps \(names) loop"
+            findings.append(context.finding(
+                Self.description,
+                "\(subject) forever: no end can be reached from \(component.count == 1 ? "it" : "them")",
+                at: step.location, step: step.id))
+        }
+        return findings
+    }
+
+    /// Strongly connected components of `nodes` that no edge leaves (the loops a run cannot escape).
+    static func bottomComponents(of nodes: Set<Int>, successors: (Int) -> [Int]) -> [Set<Int>] {
+        var components: [Set<Int>] = []
+        var remaining = nodes
+        while let start = remaining.min() {
+            // Everything reachable from `start` within `nodes`, and among it what reaches back.
+            let forward = FlowAnalysis.closure(from: [start], next: { successors($0).filter(nodes.contains) })
+            let component = forward.filter { node in
+                FlowAnalysis.closure(from: [node], next: { successors($0).filter(nodes.contains) }).contains(start)
+            }
+            let leaves = component.contains { node in successors(node).contains { nodes.contains($0) && !component.contains($0) } }
+            if !leaves, component.count > 1 || successors(start).contains(start) { components.append(Set(component)) }
+            remaining.subtract(component.isEmpty ? [start] : Set(component))
+            remaining.remove(start)
+        }
+        return components.sorted { $0.min()! < $1.min()! }
+    }
+}

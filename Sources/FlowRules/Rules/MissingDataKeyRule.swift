@@ -1,0 +1,130 @@
+import FlowModel
+
+/// `missing-data-key`: a required read of a key that is not set on every path to it.
+public struct MissingDataKeyRule: Rule {
+    public static let description = RuleDescription(
+        id: "missing-data-key",
+        severity: .error,
+        summary: "A step reads a key that is not set on every path from the start to it.",
+        rationale: """
+            The step fails at run time on the path where the key is missing (Flow-iOS ends the \
+            operation `withInsufficientInputData` and the whole flow fails). A key written in one \
+            branch only is missing on the others after they join; the message names such a path. \
+            A grouped step sees only its element key. Optional reads (`Type?`, `optional: true`) are \
+            never reported.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Never set
+                steps:
+                  - id: greet
+                    reads: {userName: String} # finding
+                    next: done
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: One branch only
+                data: {mode: String}
+                steps:
+                  - id: choose
+                    reads: {mode: String}
+                    next: [{to: guest, when: {key: mode, equals: guest}}, {to: account, otherwise: true}]
+                  - {id: guest, writes: {displayName: String}, next: welcome}
+                  - {id: account, next: welcome}
+                  - id: welcome
+                    reads: {displayName: String} # finding
+                    next: done
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Group sees only its element
+                data: {photos: "[Data]", albumID: String}
+                steps:
+                  - id: upload
+                    group: {inputKey: photos, elementKey: photo, elementOutputKey: url, outputKey: urls}
+                    reads:
+                      photo: Data
+                      albumID: String # finding
+                    writes: {url: URL}
+                    next: done
+                  - {id: done, kind: end, reads: {urls: "[URL]"}}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Set on both branches
+                data: {mode: String}
+                steps:
+                  - id: choose
+                    reads: {mode: String}
+                    next: [{to: guest, when: {key: mode, equals: guest}}, {to: account, otherwise: true}]
+                  - {id: guest, writes: {displayName: String}, next: welcome}
+                  - {id: account, writes: {displayName: String}, next: welcome}
+                  - {id: welcome, reads: {displayName: String, nickname: String?}, next: done}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Optional read
+                steps:
+                  - id: greet
+                    reads: [{key: coupon, type: String, optional: true}]
+                    next: done
+                  - {id: done, kind: end}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        let flow = context.flow
+        var findings: [Finding] = []
+        var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
+        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+            let step = analysis.step(i)
+            let declared = step.reads.count
+            var reported = Set<String>()
+            for (n, read) in analysis.effectiveReads[i].enumerated() where !read.optional {
+                guard !analysis.isDefinitelySet(read.key, before: i), reported.insert(read.key).inserted else { continue }
+                let subject = n < declared
+                    ? "step '\(step.name)' reads '\(read.key)'"
+                    : "step '\(step.name)' runs flow '\(step.subflow ?? "")', which needs '\(read.key)'"
+                let everWritten = flow.initialData.contains { $0.key == read.key }
+                    || (analysis.writers[read.key] ?? []).contains { $0 != i }
+                if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
+                let path = analysis.path(to: i, in: missingPaths[read.key]!)
+                let message: String
+                if !everWritten {
+                    message = "\(subject), but no step sets it and the flow does not start with it"
+                } else if let path {
+                    message = "\(subject), but it is not set on every path: it is missing on \(analysis.describe(path))"
+                } else {
+                    message = "\(subject), but it is not set on every path to it"
+                }
+                findings.append(context.finding(Self.description, message, at: read.location ?? step.location,
+                                                step: step.id, key: read.key,
+                                                path: path?.map { analysis.step($0.step).id } ?? []))
+            }
+            if let group = step.group {
+                for read in group.elementReads where !read.optional && read.key != group.elementKey {
+                    let inFlow = analysis.isDefinitelySet(read.key, before: i) ? " (the flow has it, but a group's runs do not)" : ""
+                    findings.append(context.finding(
+                        Self.description,
+                        "each run of group '\(step.name)' sees only '\(group.elementKey)', so its read of '\(read.key)' always fails\(inFlow)",
+                        at: read.location ?? step.location, step: step.id, key: read.key))
+                }
+            }
+        }
+        return findings
+    }
+}

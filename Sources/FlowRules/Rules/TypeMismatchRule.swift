@@ -1,0 +1,179 @@
+import FlowModel
+
+/// `type-mismatch`: a read whose type differs from a type written to the key on a path reaching it.
+public struct TypeMismatchRule: Rule {
+    public static let description = RuleDescription(
+        id: "type-mismatch",
+        severity: .error,
+        summary: "A step reads a key as one type while a path reaching it writes another.",
+        rationale: """
+            The cast fails at run time on that path (Flow-iOS ends the operation \
+            `withMismatchInputDataType`). Two branches that write one key with different types are \
+            reported where the key is read. A group's elements are checked one by one against what \
+            each run reads. `Any` matches every type, `T` matches `T?`, and an unknown type never \
+            produces a finding.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Wrong type
+                steps:
+                  - {id: ask, writes: {age: String}, next: check}
+                  - id: check
+                    reads: {age: Int} # finding
+                    next: done
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Branches disagree
+                steps:
+                  - id: choose
+                    next: [{to: a, when: card}, {to: b, otherwise: true}]
+                  - {id: a, writes: {total: Decimal}, next: show}
+                  - {id: b, writes: {total: String}, next: show}
+                  - id: show
+                    reads: {total: ~} # finding
+                    next: done
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Mixed array
+                data: {names: {value: [a, b, 1]}}
+                steps:
+                  - id: greet
+                    group: {inputKey: names, elementKey: name}
+                    reads: {name: String} # finding
+                    next: done
+                  - {id: done, kind: end}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Compatible
+                data: {tags: {value: [a, b]}}
+                steps:
+                  - {id: ask, writes: {age: Int, raw: String}, next: check}
+                  - {id: check, reads: {age: Int?, raw: Any, tags: "[String]"}, next: done}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Unknown types
+                steps:
+                  - {id: ask, writes: {age: ~}, next: check}
+                  - {id: check, reads: {age: Int}, next: done}
+                  - {id: done, kind: end}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        var findings: [Finding] = []
+        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+            let step = analysis.step(i)
+            var checked = Set<String>()
+            for read in analysis.effectiveReads[i] where checked.insert(read.key).inserted {
+                let definitions = analysis.reachingDefinitions(of: read.key, at: i).sorted(by: Self.order)
+                if let finding = check(read, at: step, against: definitions, context) { findings.append(finding) }
+            }
+            if let group = step.group, let elementRead = group.elementReads.first(where: { $0.key == group.elementKey }),
+               let readType = elementRead.type {
+                let definitions = analysis.reachingDefinitions(of: group.inputKey, at: i).sorted(by: Self.order)
+                findings += checkElements(of: group, read: elementRead, readType: readType, at: step,
+                                          against: definitions, context)
+            }
+        }
+        return findings
+    }
+
+    private func check(_ read: DataAccess, at step: Step, against definitions: [FlowAnalysis.Definition],
+                       _ context: RuleContext) -> Finding? {
+        let typed = definitions.filter { $0.access.type != nil }
+        guard !typed.isEmpty else { return nil }
+        let location = read.location ?? step.location
+        if let readType = read.type {
+            let wrong = typed.filter { definition in
+                // Elements of a known array are checked one by one by the group check instead.
+                if step.group?.inputKey == read.key, definition.access.elementTypes != nil { return false }
+                return !definition.access.type!.isCompatible(withRead: readType)
+            }
+            guard !wrong.isEmpty else { return nil }
+            let sources = wrong.map { "as \($0.access.type!) by \(describe($0, context))" }.joined(separator: " and ")
+            return context.finding(
+                Self.description, "step '\(step.name)' reads '\(read.key)' as \(readType), but it is written \(sources)",
+                at: location, step: step.id, key: read.key, related: related(wrong, context))
+        }
+        // An untyped read still fails on one path when the paths reaching it disagree.
+        var groups: [[FlowAnalysis.Definition]] = []
+        for definition in typed {
+            if let g = groups.firstIndex(where: { compatible($0[0].access.type!, definition.access.type!) }) {
+                groups[g].append(definition)
+            } else {
+                groups.append([definition])
+            }
+        }
+        guard groups.count > 1 else { return nil }
+        let sources = groups.map { "as \($0[0].access.type!) by \(describe($0[0], context))" }.joined(separator: " and ")
+        return context.finding(
+            Self.description, "step '\(step.name)' reads '\(read.key)', which paths reaching it write with different types: \(sources)",
+            at: location, step: step.id, key: read.key, related: related(groups.map { $0[0] }, context))
+    }
+
+    private func checkElements(of group: GroupSpec, read: DataAccess, readType: TypeName, at step: Step,
+                               against definitions: [FlowAnalysis.Definition], _ context: RuleContext) -> [Finding] {
+        var findings: [Finding] = []
+        for definition in definitions {
+            var problems: [String] = []
+            if let elements = definition.access.elementTypes {
+                for (n, type) in elements.enumerated() {
+                    guard let type, !type.isCompatible(withRead: readType) else { continue }
+                    problems.append("element \(n + 1) is \(type)")
+                }
+            } else if let type = definition.access.type, !type.isAny {
+                if let element = type.arrayElement {
+                    if !element.isCompatible(withRead: readType) { problems.append("its elements are \(element)") }
+                } else {
+                    problems.append("it is \(type), not an array, so no element runs and the group fails")
+                }
+            }
+            guard !problems.isEmpty else { continue }
+            findings.append(context.finding(
+                Self.description,
+                "each run of group '\(step.name)' reads '\(read.key)' as \(readType), but in '\(group.inputKey)' (set by \(describe(definition, context))) \(problems.joined(separator: ", "))",
+                at: read.location ?? step.location, step: step.id, key: group.inputKey,
+                related: related([definition], context)))
+        }
+        return findings
+    }
+
+    private func compatible(_ a: TypeName, _ b: TypeName) -> Bool {
+        a.isCompatible(withRead: b) && b.isCompatible(withRead: a)
+    }
+
+    private func describe(_ definition: FlowAnalysis.Definition, _ context: RuleContext) -> String {
+        guard let i = definition.step else { return "the flow's initial data" }
+        let line = definition.access.location.map { " (line \($0.line))" } ?? ""
+        return "step '\(context.analysis.step(i).name)'\(line)"
+    }
+
+    private func related(_ definitions: [FlowAnalysis.Definition], _ context: RuleContext) -> [RelatedLocation] {
+        definitions.compactMap { d in
+            d.access.location.map { RelatedLocation(message: "'\(d.access.key)' written as \(d.access.type?.description ?? "?") here", location: $0) }
+        }
+    }
+
+    static func order(_ a: FlowAnalysis.Definition, _ b: FlowAnalysis.Definition) -> Bool {
+        (a.step ?? -1, a.access.location ?? SourceLocation(file: ""), a.access.type?.spelling ?? "")
+            < (b.step ?? -1, b.access.location ?? SourceLocation(file: ""), b.access.type?.spelling ?? "")
+    }
+}

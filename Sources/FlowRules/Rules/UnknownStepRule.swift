@@ -1,0 +1,85 @@
+import FlowModel
+
+/// `unknown-step`: a transition, start or sub-flow reference naming something that does not exist.
+public struct UnknownStepRule: Rule {
+    public static let description = RuleDescription(
+        id: "unknown-step",
+        severity: .error,
+        summary: "A transition or reference names a step (or sub-flow) that does not exist.",
+        rationale: """
+            A transition to a missing step is a typo or a step that was removed; at run time the flow \
+            cannot continue there. The message suggests the closest existing id.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Typo
+                steps:
+                  - id: a
+                    next: finsh # finding
+                  - {id: finish, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Bad start
+                start: begin # finding
+                steps:
+                  - {id: a, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Calls nothing
+                steps:
+                  - {id: pay, flow: Payment, next: done} # finding
+                  - {id: done, kind: end}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Caller
+                steps:
+                  - {id: pay, flow: Payment, next: done}
+                  - {id: done, kind: end}
+              - name: Payment
+                steps:
+                  - {id: charge, next: ok}
+                  - {id: ok, kind: end}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        let ids = Set(flow.steps.map(\.id))
+        func hint(_ id: String) -> String {
+            Spelling.closest(to: id, in: ids.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+        }
+        var findings: [Finding] = []
+        for id in flow.entries where !ids.contains(id) {
+            findings.append(context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
+                                            at: flow.entryLocation, step: id))
+        }
+        for transition in flow.transitions where !ids.contains(transition.to) {
+            let source = flow.step(transition.from)?.name ?? transition.from
+            findings.append(context.finding(
+                Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint(transition.to))",
+                at: transition.location ?? flow.step(transition.from)?.location, step: transition.from,
+                edge: EdgeReference(from: transition.from, to: transition.to)))
+        }
+        for step in flow.steps {
+            guard let reference = step.subflow, context.session.graph.flow(named: reference) == nil else { continue }
+            let names = context.session.graph.flows.map(\.name)
+            let suggestion = Spelling.closest(to: reference, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            findings.append(context.finding(
+                Self.description, "step '\(step.name)' runs the flow '\(reference)', which is not among the flows read\(suggestion)",
+                at: step.location, step: step.id))
+        }
+        return findings
+    }
+}

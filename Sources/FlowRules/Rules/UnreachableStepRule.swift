@@ -1,0 +1,77 @@
+import FlowModel
+
+/// `unreachable-step`: a step with no path from the start.
+public struct UnreachableStepRule: Rule {
+    public static let description = RuleDescription(
+        id: "unreachable-step",
+        severity: .error,
+        summary: "A step has no path from the start of its flow.",
+        rationale: """
+            A step nothing leads to never runs: either a transition to it is missing, or it is dead \
+            code that misleads every reader of the diagram.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Orphan
+                steps:
+                  - {id: start, next: done}
+                  - {id: audit, next: done} # finding
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Island
+                steps:
+                  - {id: a, next: done}
+                  - {id: done, kind: end}
+                  - {id: x, next: y} # finding
+                  - {id: y, next: x}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Branches
+                steps:
+                  - id: choose
+                    next: [{to: a, when: fast}, {to: b, otherwise: true}]
+                  - {id: a, next: done}
+                  - {id: b, next: done}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Explicit start
+                start: second
+                steps:
+                  - {id: done, kind: end}
+                  - {id: second, next: done}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        // Without a valid start nothing is reachable; `unknown-step` reports the start instead.
+        guard !analysis.entries.isEmpty else { return [] }
+        let unreachable = analysis.uniqueSteps.filter { !analysis.reachable.contains($0) }
+        let unreachableSet = Set(unreachable)
+        return unreachable.map { i in
+            let step = analysis.step(i)
+            let from = analysis.predecessors[i].map(\.from).filter(unreachableSet.contains)
+            let message: String
+            if let source = from.first {
+                message = "step '\(step.name)' is unreachable: it is only reached from '\(analysis.step(source).name)', which is itself unreachable"
+            } else {
+                message = "step '\(step.name)' is unreachable: no transition leads to it from the start"
+            }
+            return context.finding(Self.description, message, at: step.location, step: step.id)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import FlowModel
+
+/// `unused-data-key`: a key written or given that no later step reads.
+public struct UnusedDataKeyRule: Rule {
+    public static let description = RuleDescription(
+        id: "unused-data-key",
+        severity: .warning,
+        summary: "A key is written (or given initially) but no later step reads it.",
+        rationale: """
+            Unused data is work for nothing, and often a sign of a misspelt key: the writer and the \
+            reader disagree on the name. Keys the flow returns (`outputs:`) and keys a caller reads \
+            after running the flow as a sub-flow count as read. A grouped step's writes other than \
+            its element output are lost when its run ends.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Written for nobody
+                steps:
+                  - id: login
+                    writes: {token: String, sessionID: String} # finding
+                    next: use
+                  - {id: use, reads: {token: String}, next: done}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Given for nobody
+                data:
+                  locale: String # finding
+                steps:
+                  - {id: a, next: done}
+                  - {id: done, kind: end}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Returned
+                outputs: [token]
+                steps:
+                  - {id: login, writes: {token: String}, next: done}
+                  - {id: done, kind: end}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Caller
+                steps:
+                  - {id: sub, flow: Login, next: show}
+                  - {id: show, reads: {token: String}, next: done}
+                  - {id: done, kind: end}
+              - name: Login
+                steps:
+                  - {id: login, writes: {token: String}, next: ok}
+                  - {id: ok, kind: end}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        let flow = context.flow
+        var externallyRead = Set(flow.outputs.map(\.key))
+        externallyRead.formUnion(context.session.keysReadByCallers(of: flow))
+        var findings: [Finding] = []
+
+        let readAnywhere = analysis.keysReadFromStart
+        for value in flow.initialData where !readAnywhere.contains(value.key) && !externallyRead.contains(value.key) {
+            findings.append(context.finding(
+                Self.description, "the flow starts with '\(value.key)', but no step reads it",
+                at: value.location ?? flow.location, key: value.key))
+        }
+        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+            let step = analysis.step(i)
+            var reported = Set<String>()
+            // Only declared writes: a sub-flow's outputs are reported inside the sub-flow.
+            for write in step.writes where reported.insert(write.key).inserted {
+                guard !analysis.isReadLater(write.key, after: i), !externallyRead.contains(write.key) else { continue }
+                findings.append(context.finding(
+                    Self.description, "step '\(step.name)' writes '\(write.key)', but no later step reads it",
+                    at: write.location ?? step.location, step: step.id, key: write.key))
+            }
+            if let group = step.group {
+                for write in group.elementWrites where write.key != group.elementOutputKey && reported.insert("\u{0}" + write.key).inserted {
+                    let kept = group.elementOutputKey.map { "only '\($0)' is kept" } ?? "nothing is kept"
+                    findings.append(context.finding(
+                        Self.description,
+                        "each run of group '\(step.name)' writes '\(write.key)', which is lost when the run ends (\(kept))",
+                        at: write.location ?? step.location, step: step.id, key: write.key))
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import FlowLens
+import Foundation
+
+/// Exit statuses, as documented in the README.
+enum Status {
+    /// No error findings.
+    static let clean: Int32 = 0
+    /// Error findings (or warnings, with `--strict`).
+    static let findings: Int32 = 1
+    /// Invalid input (a file could not be read), a usage error, or output that could not be written.
+    static let invalidInputOrUsage: Int32 = 2
+}
+
+struct FlowLensCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flowlens",
+        abstract: "Find the defects in flow definitions before they run, and draw them as diagrams.",
+        discussion: """
+            FlowLens reads flow files (\(SourceKind.patternsDescription)), checks them with its \
+            rules (see 'flowlens rules'), and renders them with Graphviz.
+
+            EXIT STATUS
+              0  no error findings
+              1  error findings (or, with --strict, warnings)
+              2  invalid input (a file could not be read or parsed), a usage error,
+                 or output that could not be written
+            """,
+        version: FlowLensTool.version,
+        subcommands: [Check.self, Export.self, Rules.self],
+        defaultSubcommand: nil)
+}
+
+/// Options shared by the commands that read flows.
+struct InputOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name).", valueName: "path"))
+    var paths: [String] = []
+
+    @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
+    var strict = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
+    }
+
+    /// The exit status for a report.
+    func status(of report: Report) -> Int32 {
+        if report.hasInvalidInput { return Status.invalidInputOrUsage }
+        if !report.errors.isEmpty || (strict && !report.warnings.isEmpty) { return Status.findings }
+        return Status.clean
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check flows and print the findings.",
+        discussion: """
+            Text output has one finding a line, 'file:line:col: severity: message [rule-id]', and a \
+            summary on standard error. JSON output is the report documented in the README.
+
+            EXAMPLES
+              flowlens check samples
+              flowlens check --format json Flows/checkout.flow.yaml > report.json
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    var format: ReportFormat = .text
+
+    func run() throws {
+        let report = FlowLens.check(input.paths)
+        FileHandle.standardOutput.write(Data(format.reporter.report(report).utf8))
+        if format == .text { FileHandle.standardError.write(Data(TextReporter().summary(report).utf8)) }
+        throw ExitCode(input.status(of: report))
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write one diagram per flow, and report.json, into a folder.",
+        discussion: """
+            Diagrams are named after their flows (made safe as file names) and show the findings: \
+            the offending step or edge is marked with its rule. Every file is written atomically. \
+            The findings are printed as 'check' prints them, and the exit status is the same.
+
+            EXAMPLES
+              flowlens export samples --output output
+              flowlens export Flows --output docs/flows --format png
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Diagram format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    var format: ExportFormat = .svg
+
+    func run() throws {
+        let report = FlowLens.analyze(FlowLens.load(input.paths))
+        let written: [String]
+        do {
+            written = try Exporter(format: format).export(report, to: output)
+        } catch {
+            FileHandle.standardError.write(Data("flowlens: error: cannot export to '\(output)': \(error)\n".utf8))
+            throw ExitCode(Status.invalidInputOrUsage)
+        }
+        FileHandle.standardOutput.write(Data(TextReporter().report(report).utf8))
+        FileHandle.standardError.write(Data(TextReporter().summary(report).utf8))
+        FileHandle.standardError.write(Data("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n".utf8))
+        throw ExitCode(input.status(of: report))
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the rules, or explain one.",
+        discussion: """
+            EXAMPLES
+              flowlens rules
+              flowlens rules missing-data-key
+            """)
+
+    @Argument(help: ArgumentHelp("A rule id to explain, with its examples.", valueName: "rule-id"))
+    var rule: String?
+
+    @Option(help: ArgumentHelp("Output format: text, json.", valueName: "format"))
+    var format: ReportFormat = .text
+
+    func run() throws {
+        let descriptions = RuleRegistry.descriptions
+        if let rule {
+            guard let description = descriptions.first(where: { $0.id == rule }) else {
+                let hint = Spelling.closest(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
+                throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
+            }
+            print(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description), terminator: "")
+        } else {
+            print(format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions), terminator: "")
+        }
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {}

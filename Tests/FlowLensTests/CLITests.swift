@@ -1,0 +1,313 @@
+import FlowLens
+import FlowLensTestSupport
+import Foundation
+import Testing
+
+/// The result of running the `flowlens` binary.
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// The `flowlens` executable built beside the test bundle (the test target depends on it).
+let flowlensBinary: String = {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flowlens").path
+    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+    return packageRoot + "/.build/debug/flowlens"
+}()
+
+/// Runs `flowlens` with `arguments` in `directory` (default: the package root).
+func flowlens(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: flowlensBinary)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting, so a large report cannot fill a pipe and block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self))
+}
+
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "flowlens-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// The planted defects of samples/declarative/broken: file, line, rule (see samples/README.md).
+let plantedDefects: Set<String> = [
+    "samples/declarative/broken/dead-end-loop.flow.yaml:19 dead-end",
+    "samples/declarative/broken/dead-end.flow.yaml:25 dead-end",
+    "samples/declarative/broken/duplicate-step.flow.yaml:20 duplicate-step",
+    "samples/declarative/broken/group-type-mismatch.flow.yaml:17 type-mismatch",
+    "samples/declarative/broken/invalid-input.flow.yaml:13 invalid-input",
+    "samples/declarative/broken/invalid-version.flow.json:3 invalid-input",
+    "samples/declarative/broken/missing-data-key.flow.yaml:33 missing-data-key",
+    "samples/declarative/broken/type-mismatch.flow.yaml:32 type-mismatch",
+    "samples/declarative/broken/unknown-step.flow.yaml:16 unknown-step",
+    "samples/declarative/broken/unreachable-step.flow.yaml:20 unreachable-step",
+    "samples/declarative/broken/unused-data-key.flow.yaml:16 unused-data-key",
+]
+
+@Suite("flowlens check", .serialized)
+struct CheckCommandTests {
+    @Test("samples: every planted defect at its line, nothing else, and exit 2 for the unreadable files")
+    func samples() throws {
+        let run = try flowlens(["check", "samples"])
+        #expect(run.status == 2)
+        let found = run.stdout.split(separator: "\n").map { line -> String in
+            let parts = line.split(separator: ":")
+            let rule = line.split(separator: "[").last.map { String($0.dropLast()) } ?? ""
+            return "\(parts[0]):\(parts[1]) \(rule)"
+        }
+        #expect(Set(found) == plantedDefects)
+        #expect(found.count == plantedDefects.count)
+        #expect(run.stderr == "10 errors, 1 warning in 14 flows (15 files)\n")
+    }
+
+    @Test("lines have the documented shape file:line:col: severity: message [rule-id]")
+    func lineFormat() throws {
+        let run = try flowlens(["check", "samples/declarative/broken/missing-data-key.flow.yaml"])
+        #expect(run.status == 1)
+        let pattern = #/^samples/declarative/broken/missing-data-key\.flow\.yaml:33:11: error: .+ \[missing-data-key\]$/#
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(try pattern.wholeMatch(in: String(run.stdout.dropLast())) != nil)
+    }
+
+    @Test("clean samples: no findings, exit 0")
+    func clean() throws {
+        let files = ["checkout.flow.yaml", "sign-up.flow.yaml", "image-upload.flow.json", "onboarding.flow.yml"]
+        let run = try flowlens(["check"] + files.map { "samples/declarative/" + $0 })
+        #expect(run.stdout.isEmpty)
+        #expect(run.status == 0)
+        #expect(run.stderr.hasPrefix("0 errors, 0 warnings"))
+    }
+
+    @Test("warnings pass, unless --strict")
+    func strict() throws {
+        let file = "samples/declarative/broken/unused-data-key.flow.yaml"
+        #expect(try flowlens(["check", file]).status == 0)
+        #expect(try flowlens(["check", "--strict", file]).status == 1)
+    }
+
+    @Test("a bad file is reported and the good ones are still analysed")
+    func badAndGood() throws {
+        let run = try flowlens(["check", "samples/declarative/broken/invalid-input.flow.yaml",
+                                "samples/declarative/broken/dead-end.flow.yaml"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("[invalid-input]"))
+        #expect(run.stdout.contains("[dead-end]"))
+    }
+
+    @Test("paths that do not exist, and files FlowLens does not read, are invalid input")
+    func missingPath() throws {
+        let run = try flowlens(["check", "no/such/dir", "Package.swift"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("no/such/dir: error: no such file or folder [invalid-input]"))
+        #expect(run.stdout.contains("Package.swift: error: not a file FlowLens reads"))
+    }
+
+    @Test("JSON report: the documented shape, relative paths, and the same bytes every run")
+    func json() throws {
+        let first = try flowlens(["check", "--format", "json", "samples"])
+        let second = try flowlens(["check", "--format", "json", "samples"])
+        #expect(first.status == 2)
+        #expect(first.stdout == second.stdout)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect(root["schemaVersion"] as? Int == 1)
+        let summary = try #require(root["summary"] as? [String: Int])
+        #expect(summary == ["files": 15, "flows": 14, "steps": summary["steps"]!, "errors": 10, "warnings": 1, "notes": 0])
+        let findings = try #require(root["findings"] as? [[String: Any]])
+        for finding in findings {
+            let file = try #require((finding["location"] as? [String: Any])?["file"] as? String)
+            #expect(file.hasPrefix("samples/"))
+        }
+        #expect(first.stderr.isEmpty)
+    }
+
+    @Test("paths outside the working directory stay as given; inside they are relative")
+    func displayPaths() throws {
+        let run = try flowlens(["check", packageRoot + "/samples/declarative/broken/dead-end.flow.yaml"], in: packageRoot + "/samples")
+        #expect(run.stdout.hasPrefix("declarative/broken/dead-end.flow.yaml:25:9:"))
+    }
+}
+
+@Suite("flowlens usage", .serialized)
+struct UsageTests {
+    @Test("--help documents every subcommand and the exit codes")
+    func help() throws {
+        let run = try flowlens(["--help"])
+        #expect(run.status == 0)
+        for word in ["check", "export", "rules", "EXIT STATUS", "0  no error findings", "2  invalid input"] {
+            #expect(run.stdout.contains(word), "\(word)")
+        }
+        let check = try flowlens(["check", "--help"])
+        for word in ["--format", "--strict", "EXAMPLES"] { #expect(check.stdout.contains(word), "\(word)") }
+        let export = try flowlens(["export", "--help"])
+        for word in ["--output", "dot, svg, png, pdf".isEmpty ? "" : "svg, dot, png, pdf"] { #expect(export.stdout.contains(word), "\(word)") }
+    }
+
+    @Test("usage errors exit 2 with a message")
+    func usageErrors() throws {
+        for arguments in [["check"], ["check", "--format", "xml", "samples"], ["export", "samples"], ["frobnicate"], ["rules", "no-such-rule"]] {
+            let run = try flowlens(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("Error") || run.stderr.contains("error"), "\(arguments): \(run.stderr)")
+        }
+        #expect(try flowlens(["rules", "missing-data-kye"]).stderr.contains("Did you mean 'missing-data-key'?"))
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        #expect(try flowlens(["--version"]).stdout == FlowLensTool.version + "\n")
+    }
+
+    @Test("rules lists every rule; rules ID explains one")
+    func rules() throws {
+        let list = try flowlens(["rules"])
+        #expect(list.status == 0)
+        for rule in RuleRegistry.descriptions { #expect(list.stdout.contains(rule.id)) }
+        let one = try flowlens(["rules", "type-mismatch"])
+        #expect(one.stdout.hasPrefix("type-mismatch (error)"))
+        let json = try flowlens(["rules", "--format", "json"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(parsed.count == RuleRegistry.descriptions.count)
+    }
+}
+
+@Suite("flowlens export", .serialized)
+struct ExportCommandTests {
+    @Test("output/ is what 'flowlens export samples --output output' writes (run scripts/setup.sh when this fails)")
+    func outputIsFresh() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try flowlens(["export", "samples", "--output", directory])
+        #expect(run.status == 2)
+        let fm = FileManager.default
+        let expected = try fm.contentsOfDirectory(atPath: packageRoot + "/output").filter { !$0.hasPrefix(".") }.sorted()
+        let actual = try fm.contentsOfDirectory(atPath: directory).sorted()
+        #expect(actual == expected, "output/ has a different set of files: run scripts/setup.sh")
+        for name in actual where expected.contains(name) {
+            let old = fm.contents(atPath: packageRoot + "/output/" + name)
+            let new = fm.contents(atPath: directory + "/" + name)
+            #expect(old == new, "output/\(name) is stale: run scripts/setup.sh and commit output/")
+        }
+    }
+
+    @Test("two exports give the same bytes")
+    func deterministic() throws {
+        let a = try temporaryDirectory(), b = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: a); try? FileManager.default.removeItem(atPath: b) }
+        _ = try flowlens(["export", "samples/declarative", "-o", a])
+        _ = try flowlens(["export", "samples/declarative", "-o", b])
+        let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
+        #expect(names.count == 15)
+        for name in names {
+            #expect(FileManager.default.contents(atPath: a + "/" + name) == FileManager.default.contents(atPath: b + "/" + name), "\(name)")
+        }
+    }
+
+    @Test("every SVG is well-formed and named after its flow", arguments: ["svg", "dot", "png", "pdf"])
+    func formats(_ format: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try flowlens(["export", "samples/declarative/checkout.flow.yaml", "-o", directory, "--format", format])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names == ["Charge-card.\(format)", "Checkout.\(format)", "report.json"])
+        let data = try #require(FileManager.default.contents(atPath: directory + "/Checkout.\(format)"))
+        switch format {
+        case "svg": #expect(String(decoding: data, as: UTF8.self).contains("<svg"))
+        case "dot": #expect(String(decoding: data, as: UTF8.self).hasPrefix("digraph flow {"))
+        case "png": #expect(Array(data.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        default: #expect(String(decoding: data.prefix(5), as: UTF8.self) == "%PDF-")
+        }
+    }
+
+    @Test("hostile flow names cannot write outside the output folder")
+    func hostileNames() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let input = directory + "/evil.flow.yaml"
+        try """
+            version: 1
+            flows:
+              - name: ../../etc/passwd
+                steps: [{id: a, kind: end}]
+              - name: "..\\\\..\\\\x"
+                steps: [{id: a, kind: end}]
+              - name: report
+                steps: [{id: a, kind: end}]
+              - name: REPORT
+                steps: [{id: a, kind: end}]
+            """.write(toFile: input, atomically: true, encoding: .utf8)
+        let out = directory + "/out"
+        let run = try flowlens(["export", input, "-o", out, "--format", "dot"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names == ["REPORT-3.dot", "etc-passwd.dot", "report-2.dot", "report.json", "x.dot"])
+    }
+
+    @Test("an output path that cannot be written is an error with exit 2")
+    func unwritable() throws {
+        let run = try flowlens(["export", "samples/declarative/checkout.flow.yaml", "-o", "Package.swift/out"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("cannot export to 'Package.swift/out'"))
+    }
+}
+
+@Suite("samples and the JSON Schema")
+struct SchemaTests {
+    static let invalidOnPurpose = ["samples/declarative/broken/invalid-input.flow.yaml", "samples/declarative/broken/invalid-version.flow.json"]
+
+    /// Every sample flow file, relative to the package root.
+    static func sampleFiles() throws -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: packageRoot + "/samples")
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if SourceKind.of(path: path) == .declarative { files.append("samples/" + path) }
+        }
+        return files.sorted()
+    }
+
+    func validate(_ files: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "scripts/validate-schema.py", "schema/flowlens-flow.schema.json"] + files
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+
+    @Test("every sample validates against schema/flowlens-flow.schema.json")
+    func samplesValidate() throws {
+        let files = try Self.sampleFiles().filter { !Self.invalidOnPurpose.contains($0) }
+        #expect(files.count >= 13)
+        let run = try validate(files)
+        #expect(run.status == 0, "\(run.stdout)")
+    }
+
+    @Test("the deliberately invalid samples fail validation")
+    func invalidSamplesFail() throws {
+        for file in Self.invalidOnPurpose { #expect(try validate([file]).status != 0, "\(file)") }
+    }
+
+    @Test("the loader and the schema agree: schema-valid samples load without invalid-input")
+    func loaderAgrees() throws {
+        let files = try Self.sampleFiles().filter { !Self.invalidOnPurpose.contains($0) }
+        let report = FlowLens.check(files, workingDirectory: packageRoot)
+        #expect(!report.hasInvalidInput, "\(report.findings.filter { $0.rule == "invalid-input" })")
+    }
+}

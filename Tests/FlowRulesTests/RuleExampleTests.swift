@@ -1,0 +1,70 @@
+import FlowLensTestSupport
+import FlowModel
+import FlowRules
+import Testing
+
+/// One example of a rule's documentation, run as a test.
+struct RuleExample: CustomTestStringConvertible, Sendable {
+    let rule: RuleDescription
+    let text: String
+    let triggers: Bool
+    let number: Int
+
+    var testDescription: String { "\(rule.id) \(triggers ? "triggering" : "non-triggering") #\(number + 1)" }
+
+    /// 1-based lines marked `# finding`: the finding must be reported on one of them.
+    var markedLines: [Int] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.contains("# finding") }.map { $0.offset + 1 }
+    }
+
+    static let all: [RuleExample] = RuleRegistry.descriptions.flatMap { rule in
+        rule.triggeringExamples.enumerated().map { RuleExample(rule: rule, text: $0.element, triggers: true, number: $0.offset) }
+            + rule.nonTriggeringExamples.enumerated().map { RuleExample(rule: rule, text: $0.element, triggers: false, number: $0.offset) }
+    }
+}
+
+@Suite("Rule documentation examples")
+struct RuleExampleTests {
+    @Test("every rule has at least one triggering and one non-triggering example")
+    func everyRuleHasExamples() {
+        for rule in RuleRegistry.descriptions {
+            #expect(!rule.triggeringExamples.isEmpty, "\(rule.id)")
+            #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule.id)")
+        }
+    }
+
+    @Test("rule ids are unique, stable kebab-case")
+    func ids() {
+        let ids = RuleRegistry.descriptions.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
+                        "missing-data-key", "type-mismatch", "unused-data-key"])
+        for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
+    }
+
+    @Test("severities are the documented ones")
+    func severities() {
+        for rule in RuleRegistry.descriptions {
+            #expect(rule.severity == (rule.id == "unused-data-key" ? .warning : .error), "\(rule.id)")
+        }
+    }
+
+    @Test(arguments: RuleExample.all)
+    func example(_ example: RuleExample) {
+        let all = analyze(example.text)
+        let mine = all.filter { $0.rule == example.rule.id }
+        if example.triggers {
+            #expect(!mine.isEmpty, "expected a \(example.rule.id) finding, got \(all.map(\.message))")
+            for finding in mine { #expect(finding.severity == example.rule.severity) }
+            let marked = example.markedLines
+            if !marked.isEmpty {
+                #expect(mine.contains { marked.contains($0.location?.line ?? -1) },
+                        "expected a finding on line \(marked), got \(mine.map { "\($0.location?.description ?? "-"): \($0.message)" })")
+            }
+        } else {
+            // A good example is clean under every rule, not only its own.
+            #expect(all.isEmpty, "expected no findings, got \(all.map { "\($0.rule): \($0.message)" })")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what FlowLens needs that a fresh Debian machine with Swift may lack, and nothing else:
+#   - libgraphviz-dev (Graphviz is linked in-process) and pkg-config,
+#   - Graphviz's plugin configuration (config6a), without which there is no 'dot' layout engine,
+#   - python3 with jsonschema and PyYAML (the tests validate samples/ against the JSON Schema).
+# Safe to run again: it checks before it installs. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else echo "bootstrap: need root to run: $*" >&2; exit 1
+  fi
+}
+
+apt_packages=()
+command -v pkg-config >/dev/null 2>&1 || apt_packages+=(pkg-config)
+pkg-config --exists libgvc 2>/dev/null || apt_packages+=(libgraphviz-dev)
+command -v dot >/dev/null 2>&1 || apt_packages+=(graphviz)
+command -v python3 >/dev/null 2>&1 || apt_packages+=(python3 python3-pip)
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${apt_packages[*]}" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+
+# Graphviz finds its plugins through config6a, written by 'dot -c'. Some images ship without it.
+libdir=$(pkg-config --variable=libdir libgvc)
+if [ ! -s "$libdir/graphviz/config6a" ]; then
+  echo "bootstrap: writing Graphviz's plugin configuration (dot -c)" >&2
+  as_root dot -c
+fi
+
+if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
+  echo "bootstrap: installing jsonschema and PyYAML for python3" >&2
+  python3 -m pip install --quiet jsonschema pyyaml 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml
+fi

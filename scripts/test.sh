@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite (unit, golden files, rendering, end-to-end CLI, output/ drift, schema).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+swift build --product flowlens
+swift test "$@"
