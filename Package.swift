@@ -11,12 +11,18 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // The IR every loader produces and every rule, reporter and renderer consumes. No dependencies.
         .target(name: "FlowModel"),
-        // One folder per source kind; the only module that imports a parser (Yams).
-        .target(name: "FlowLoaders", dependencies: ["FlowModel", .product(name: "Yams", package: "Yams")]),
+        // One folder per source kind; the only module that imports a parser (Yams, swift-syntax).
+        .target(name: "FlowLoaders", dependencies: [
+            "FlowModel",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+        ]),
         // One rule a file (Rules/), the shared graph/data-flow analysis, and the registry.
         .target(name: "FlowRules", dependencies: ["FlowModel"]),
         // Pure functions: findings + graphs -> text.

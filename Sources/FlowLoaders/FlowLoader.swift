@@ -2,7 +2,7 @@ import Dispatch
 import FlowModel
 import Foundation
 
-/// Reads the files of one source kind into the IR.
+/// Reads the files of one source kind into the IR, one file at a time.
 ///
 /// A loader never throws on user input: whatever it cannot read becomes an `invalid-input` finding
 /// in the returned graph, and whatever it can read is still returned.
@@ -11,15 +11,42 @@ public protocol FlowLoader: Sendable {
     func load(_ file: InputFile, contents: String) -> FlowGraph
 }
 
+/// Reads all the files of one source kind together, for sources whose meaning spans files (a Swift
+/// flow adds operation classes defined in other files). Same contract as `FlowLoader`.
+public protocol BatchFlowLoader: Sendable {
+    /// Loads `files`, given with their text, in the order given.
+    func load(_ files: [SourceText]) -> FlowGraph
+}
+
+/// A file and its text.
+public struct SourceText: Sendable {
+    /// The file.
+    public var file: InputFile
+    /// Its text.
+    public var contents: String
+
+    /// Pairs a file with its text.
+    public init(file: InputFile, contents: String) {
+        self.file = file
+        self.contents = contents
+    }
+}
+
 /// Loads a set of files with the loader for each kind, in parallel, in a deterministic order.
 public struct SourceLoader: Sendable {
     /// Creates a loader for every source kind FlowLens knows.
     public init() {}
 
-    /// The loader for `kind`. An exhaustive switch, so a new kind cannot be forgotten.
-    public func loader(for kind: SourceKind) -> any FlowLoader {
+    /// How each kind is loaded. An exhaustive switch, so a new kind cannot be forgotten.
+    enum Strategy {
+        case perFile(any FlowLoader)
+        case batch(any BatchFlowLoader)
+    }
+
+    func strategy(for kind: SourceKind) -> Strategy {
         switch kind {
-        case .declarative: return DeclarativeLoader()
+        case .declarative: return .perFile(DeclarativeLoader())
+        case .swift: return .batch(FlowIOSLoader())
         }
     }
 
@@ -31,29 +58,73 @@ public struct SourceLoader: Sendable {
         return graph
     }
 
-    /// Loads `files`. Files are read on all cores; the result lists them in the order given.
+    /// Loads `files` from disk. Files are read on all cores; the result lists them in the order given.
     public func load(files: [InputFile]) -> FlowGraph {
-        let results = ResultSlots<FlowGraph>(count: files.count)
+        let texts = ResultSlots<ReadResult>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            results[index] = loadOne(files[index])
+            texts[index] = Self.read(files[index])
         }
-        var graph = FlowGraph()
+        var sources: [SourceText] = []
+        var unreadable: [Finding] = []
         for (index, file) in files.enumerated() {
-            graph.files.append(file.displayPath)
-            if let partial = results[index] { graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings)) }
+            switch texts[index]! {
+            case let .text(text): sources.append(SourceText(file: file, contents: text))
+            case let .unreadable(finding): unreadable.append(finding)
+            }
         }
-        graph.flows = Self.uniquingFlowIDs(graph.flows)
+        var graph = load(sources)
+        graph.files = files.map(\.displayPath)
+        graph.loadFindings = unreadable + graph.loadFindings
         return graph
     }
 
-    private func loadOne(_ file: InputFile) -> FlowGraph {
+    /// Loads files whose text is already in memory (tests, editors, the rule examples).
+    public func load(_ sources: [SourceText]) -> FlowGraph {
+        // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
+        let results = ResultSlots<FlowGraph>(count: sources.count)
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            if case let .perFile(loader) = strategy(for: sources[index].file.kind) {
+                results[index] = loader.load(sources[index].file, contents: sources[index].contents)
+            }
+        }
+        var graph = FlowGraph(files: sources.map(\.file.displayPath))
+        for index in sources.indices {
+            if let partial = results[index] { graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings)) }
+        }
+        for kind in SourceKind.allCases {
+            guard case let .batch(loader) = strategy(for: kind) else { continue }
+            let batch = sources.filter { $0.file.kind == kind }
+            guard !batch.isEmpty else { continue }
+            let partial = loader.load(batch)
+            graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings))
+        }
+        // One order for every kind: by file, then position in the file.
+        let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        graph.flows = Self.uniquingFlowIDs(graph.flows.enumerated().sorted { a, b in
+            let la = a.element.location, lb = b.element.location
+            let fa = order[la?.file ?? ""] ?? Int.max, fb = order[lb?.file ?? ""] ?? Int.max
+            if fa != fb { return fa < fb }
+            if (la?.line ?? 0, la?.column ?? 0) != (lb?.line ?? 0, lb?.column ?? 0) {
+                return (la?.line ?? 0, la?.column ?? 0) < (lb?.line ?? 0, lb?.column ?? 0)
+            }
+            return a.offset < b.offset
+        }.map(\.element))
+        return graph
+    }
+
+    enum ReadResult {
+        case text(String)
+        case unreadable(Finding)
+    }
+
+    private static func read(_ file: InputFile) -> ReadResult {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            return FlowGraph(loadFindings: [.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath))])
+            return .unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return FlowGraph(loadFindings: [.invalidInput("file is not UTF-8 text", at: SourceLocation(file: file.displayPath, line: 1, column: 1))])
+            return .unreadable(.invalidInput("file is not UTF-8 text", at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
         }
-        return loader(for: file.kind).load(file, contents: text)
+        return .text(text)
     }
 
     /// Flow ids must be unique in a run (reports and file names key on them). A later flow whose id is

@@ -5,16 +5,19 @@ import Foundation
 public enum SourceKind: String, Sendable, CaseIterable {
     /// `*.flow.yaml`, `*.flow.yml`, `*.flow.json`.
     case declarative
+    /// `*.swift`: Flow-iOS flows and their operation classes, read together.
+    case swift
 
     /// The kind of a file, from its name; nil for files FlowLens does not read.
     public static func of(path: String) -> SourceKind? {
         let name = (path as NSString).lastPathComponent.lowercased()
         if [".flow.yaml", ".flow.yml", ".flow.json"].contains(where: name.hasSuffix) { return .declarative }
+        if name.hasSuffix(".swift") { return .swift }
         return nil
     }
 
     /// Human-readable list of the file names each kind reads, for help and errors.
-    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json"
+    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift"
 }
 
 /// One file to load.
@@ -52,7 +55,7 @@ public enum InputDiscovery {
 
         func add(_ path: String, explicit: Bool, shownAs given: String? = nil) {
             let shown = displayPath(given ?? path, workingDirectory)
-            let real = (path as NSString).resolvingSymlinksInPath
+            let real = canonicalPath(path)
             guard let kind = SourceKind.of(path: path) else {
                 if explicit {
                     findings.append(.invalidInput(
@@ -75,7 +78,7 @@ public enum InputDiscovery {
                 var isDir: ObjCBool = false
                 guard fm.fileExists(atPath: child, isDirectory: &isDir) else { continue }  // a dangling link
                 if isDir.boolValue {
-                    let real = (child as NSString).resolvingSymlinksInPath
+                    let real = canonicalPath(child)
                     guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
                     walk(child)
                 } else {
@@ -93,7 +96,7 @@ public enum InputDiscovery {
                 continue
             }
             if isDir.boolValue {
-                let real = (path as NSString).resolvingSymlinksInPath
+                let real = canonicalPath(path)
                 if seen.insert(real + "/").inserted { walk(path) }
             } else {
                 add(path, explicit: true, shownAs: given)
@@ -103,11 +106,32 @@ public enum InputDiscovery {
         return (files, findings)
     }
 
+    /// The canonical absolute path (links, `.` and `..` resolved) that identifies a file or folder, so
+    /// that one reached under two names is read once. POSIX `realpath`: Foundation's
+    /// `resolvingSymlinksInPath` leaves relative links such as `sub/up -> ..` unresolved on Linux.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// An absolute path with `.`, `..` and repeated slashes removed, without resolving links (which
+    /// `standardizingPath` does on Linux): a file is reported under the name the user gave it.
+    static func lexicallyNormalised(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// `path` relative to `workingDirectory` when it is inside it, else as given (absolute stays absolute).
     public static func displayPath(_ path: String, _ workingDirectory: String) -> String {
         let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-        let standard = (absolute as NSString).standardizingPath
-        let base = (workingDirectory as NSString).standardizingPath
+        let standard = lexicallyNormalised(absolute)
+        let base = lexicallyNormalised(workingDirectory)
         let prefix = base.hasSuffix("/") ? base : base + "/"
         if standard.hasPrefix(prefix) { return String(standard.dropFirst(prefix.count)) }
         if standard == base { return "." }

@@ -60,16 +60,19 @@ public struct DataAccess: Hashable, Sendable {
     public var elementTypes: [TypeName?]?
     /// The literal written, for diagrams and reports (initial data); nil when not a literal.
     public var value: String?
+    /// The string written, when it is a plain string literal: what a case condition compares with.
+    public var stringValue: String?
 
     /// Creates an access.
     public init(key: String, type: TypeName? = nil, optional: Bool = false, location: SourceLocation? = nil,
-                elementTypes: [TypeName?]? = nil, value: String? = nil) {
+                elementTypes: [TypeName?]? = nil, value: String? = nil, stringValue: String? = nil) {
         self.key = key
         self.type = type
         self.optional = optional
         self.location = location
         self.elementTypes = elementTypes
         self.value = value
+        self.stringValue = stringValue
     }
 }
 
@@ -123,6 +126,33 @@ public struct GroupSpec: Hashable, Sendable {
     }
 }
 
+/// Something a loader could not know about a step. Unknown never produces a finding: a step that may
+/// write keys nobody can name is treated as possibly writing every key.
+public enum Unresolved: Hashable, Sendable {
+    /// The code implementing the step (an operation class) is not among the sources read.
+    case implementationNotFound(String)
+    /// A write whose key is not a constant: the step may write any key.
+    case dynamicWriteKey(SourceLocation?)
+    /// A read whose key is not a constant: it is not checked.
+    case dynamicReadKey(SourceLocation?)
+
+    /// True when the step may write keys that are not in its `writes`.
+    public var mayWriteAnything: Bool {
+        switch self {
+        case .implementationNotFound, .dynamicWriteKey: return true
+        case .dynamicReadKey: return false
+        }
+    }
+
+    /// True when the step may read keys that are not in its `reads`.
+    public var mayReadAnything: Bool {
+        switch self {
+        case .implementationNotFound, .dynamicReadKey: return true
+        case .dynamicWriteKey: return false
+        }
+    }
+}
+
 /// A node of a flow.
 public struct Step: Hashable, Sendable {
     /// Stable within its flow: a declared id, a variable name, a state name. Baselines key on it.
@@ -155,6 +185,8 @@ public struct Step: Hashable, Sendable {
     public var summary: String?
     /// Extra facts shown on the diagram, one a line (Syrup associated values, Elevate options).
     public var details: [String]
+    /// What the loader could not know about the step's data accesses.
+    public var unresolved: [Unresolved] = []
 
     /// Creates a step; `name` defaults to the id.
     public init(id: String, name: String? = nil, kind: StepKind = .operation, location: SourceLocation? = nil,
@@ -181,6 +213,12 @@ public struct Step: Hashable, Sendable {
 
     /// True when reaching this step leaves the flow.
     public var isExit: Bool { kind.isExit || terminal }
+
+    /// True when the step may write keys that are not listed in `writes`.
+    public var mayWriteAnything: Bool { unresolved.contains { $0.mayWriteAnything } }
+
+    /// True when the step may read keys that are not listed in `reads`.
+    public var mayReadAnything: Bool { unresolved.contains { $0.mayReadAnything } }
 }
 
 /// How a transition is chosen.

@@ -163,12 +163,10 @@ public struct DOTBuilder: Sendable {
         if !needed.isEmpty { rows.append(small("needs " + accessList(needed))) }
         if !optional.isEmpty { rows.append(small("may use " + accessList(optional))) }
         if !writes.isEmpty { rows.append(small("gives " + accessList(writes))) }
-        if let implementation = step.implementation { rows.append(small("<I>\(Self.html(implementation))</I>")) }
-        for finding in findings.sorted(by: Finding.reportOrder) {
-            let colour = finding.severity == .error ? style.error : style.warning
-            let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
-            rows.append("<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>")
+        if let implementation = step.implementation, implementation != step.name {
+            rows.append(small("<I>\(Self.html(implementation))</I>"))
         }
+        rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
             if !unreachable, step.kind != .start { attributes.append("fillcolor=\"\(fill(for: findings))\"") }
@@ -192,11 +190,7 @@ public struct DOTBuilder: Sendable {
             rows.append(small(text))
         }
         if flow.initialData.isEmpty { rows = ["<B>\(Self.html(flow.name))</B>"] }
-        for finding in findings.sorted(by: Finding.reportOrder) {
-            let colour = finding.severity == .error ? style.error : style.warning
-            let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
-            rows.append("<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>")
-        }
+        rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         return table(rows)
     }
 
@@ -247,6 +241,13 @@ public struct DOTBuilder: Sendable {
             let type = access.type.map { " <FONT COLOR=\"\(style.muted)\">(\(Self.html($0.spelling)))</FONT>" } ?? ""
             return "<B>\(Self.html(access.key))</B>\(type)"
         }.joined(separator: ", ")
+    }
+
+    /// `✖ missing-data-key: token`, in the finding's colour.
+    private func findingRow(_ finding: Finding) -> String {
+        let colour = finding.severity == .error ? style.error : style.warning
+        let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
+        return "<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>"
     }
 
     private func small(_ html: String) -> String { "<FONT POINT-SIZE=\"9\">\(html)</FONT>" }

@@ -59,6 +59,8 @@ public final class FlowAnalysis: Sendable {
     private let readLater: [BitSet]
     /// Definitions that may reach each step, before its own writes.
     private let reachingIn: [BitSet]
+    /// Keys each step uses: its reads, its case conditions, every key when it may read anything.
+    private let readSets: [BitSet]
 
     /// Analyses `flow`; `session` resolves sub-flows (and shares results between flows).
     public init(flow: Flow, session: AnalysisSession) {
@@ -112,6 +114,7 @@ public final class FlowAnalysis: Sendable {
             return keys.count - 1
         }
         for access in flow.initialData { _ = number(access.key) }
+        for transition in flow.transitions { if case let .equals(key, _)? = transition.condition { _ = number(key) } }
         for list in reads + writes { for access in list { _ = number(access.key) } }
         self.keys = keys
         self.keyIndex = keyIndex
@@ -137,8 +140,20 @@ public final class FlowAnalysis: Sendable {
             for access in accesses { set.insert(keyIndex[access.key]!) }
             return set
         }
-        let writeSets = writes.map(keySet)
-        let readSets = reads.map(keySet)
+        // A step that may write anything (an operation whose class is not in the sources) sets every
+        // key as far as the must-analysis knows: unknown never produces a finding.
+        let writeSets = writes.indices.map { flow.steps[$0].mayWriteAnything ? BitSet.full(count: keyCount) : keySet(writes[$0]) }
+        // For "is it read later": a case condition uses its key (a missing key just matches no case),
+        // and a step that may read anything uses every key.
+        var conditionKeys = Array(repeating: [DataAccess](), count: flow.steps.count)
+        for transition in flow.transitions {
+            guard let from = index[transition.from], case let .equals(key, _)? = transition.condition else { continue }
+            conditionKeys[from].append(DataAccess(key: key, optional: true))
+        }
+        let readSets = reads.indices.map { i in
+            flow.steps[i].mayReadAnything ? BitSet.full(count: keyCount) : keySet(reads[i] + conditionKeys[i])
+        }
+        self.readSets = readSets
 
         // Must-set keys: intersection over predecessors; a path may start at an entry with only the
         // initial data. Solved in reverse post-order until nothing changes.
@@ -247,11 +262,12 @@ public final class FlowAnalysis: Sendable {
         Set(readLater[index].elements.map { keys[$0] })
     }
 
-    /// Keys read by any step reachable from the start (entries included).
+    /// Keys used by any step reachable from the start (entries included): read, tested by a case,
+    /// or possibly read by a step whose reads are not all known.
     public var keysReadFromStart: Set<String> {
-        var keys = Set<String>()
-        for i in reachable { keys.formUnion(effectiveReads[i].map(\.key)) }
-        return keys
+        var used = BitSet(count: keys.count)
+        for i in reachable { used.formUnion(readSets[i]) }
+        return Set(used.elements.map { keys[$0] })
     }
 
     /// The definitions of `key` that may reach step `index` (before its own writes), in definition order.

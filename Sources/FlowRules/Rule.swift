@@ -16,16 +16,21 @@ public struct RuleDescription: Sendable {
     public let triggeringExamples: [String]
     /// Declarative flow files that must not trigger it.
     public let nonTriggeringExamples: [String]
+    /// The file name the examples are read as, which chooses their loader: `example.flow.yaml` for the
+    /// declarative format, `Example.swift` for Flow-iOS sources.
+    public let exampleFileName: String
 
     /// Creates a description.
     public init(id: String, severity: Severity, summary: String, rationale: String,
-                triggeringExamples: [String], nonTriggeringExamples: [String]) {
+                triggeringExamples: [String], nonTriggeringExamples: [String],
+                exampleFileName: String = "example.flow.yaml") {
         self.id = id
         self.severity = severity
         self.summary = summary
         self.rationale = rationale
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
+        self.exampleFileName = exampleFileName
     }
 }
 
@@ -38,6 +43,24 @@ public struct RuleContext {
 
     /// The flow.
     public var flow: Flow { analysis.flow }
+
+    /// For a finding located outside the flow's own definition (in an operation class shared by
+    /// several flows), a suffix naming the flow and where the step is added, and that place as a
+    /// related location; otherwise nothing.
+    public func placement(of step: Step, findingAt location: SourceLocation?) -> (suffix: String, related: [RelatedLocation]) {
+        guard let location, let stepLocation = step.location, !flowSpan.contains(location) else { return ("", []) }
+        let related = [RelatedLocation(message: "step '\(step.name)' of flow '\(flow.name)'", location: stepLocation)]
+        return (" (flow '\(flow.name)', step at \(stepLocation))", related)
+    }
+
+    /// The file and lines the flow's own definition covers.
+    var flowSpan: (file: String, lines: ClosedRange<Int>)? {
+        guard let file = flow.location?.file else { return nil }
+        let lines = ([flow.location] + flow.steps.map(\.location) + flow.transitions.map(\.location))
+            .compactMap { $0 }.filter { $0.file == file }.map(\.line)
+        guard let low = lines.min(), let high = lines.max() else { return nil }
+        return (file, low...high)
+    }
 
     /// A finding of `rule` about this flow.
     public func finding(_ rule: RuleDescription, _ message: String, at location: SourceLocation?, step: String? = nil,
@@ -58,6 +81,13 @@ public protocol Rule: Sendable {
     func check(_ context: RuleContext) -> [Finding]
 }
 
+extension Optional where Wrapped == (file: String, lines: ClosedRange<Int>) {
+    func contains(_ location: SourceLocation) -> Bool {
+        guard let span = self else { return false }
+        return span.file == location.file && span.lines.contains(location.line)
+    }
+}
+
 extension Rule {
     /// The rule's id.
     public var id: String { Self.description.id }
@@ -75,6 +105,9 @@ public enum RuleRegistry {
         MissingDataKeyRule.self,
         TypeMismatchRule.self,
         UnusedDataKeyRule.self,
+        UnmatchedCaseRule.self,
+        NestedCaseRule.self,
+        UnknownOperationRule.self,
     ]
 
     /// The descriptions of all rules.

@@ -41,7 +41,7 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-/// The planted defects of samples/declarative/broken: file, line, rule (see samples/README.md).
+/// The planted defects of samples/: file, line, rule (see samples/README.md and samples/flow-ios/README.md).
 let plantedDefects: Set<String> = [
     "samples/declarative/broken/dead-end-loop.flow.yaml:19 dead-end",
     "samples/declarative/broken/dead-end.flow.yaml:25 dead-end",
@@ -54,6 +54,17 @@ let plantedDefects: Set<String> = [
     "samples/declarative/broken/unknown-step.flow.yaml:16 unknown-step",
     "samples/declarative/broken/unreachable-step.flow.yaml:20 unreachable-step",
     "samples/declarative/broken/unused-data-key.flow.yaml:16 unused-data-key",
+    "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:47 unmatched-case",
+    "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:96 unmatched-case",
+    "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:109 unmatched-case",
+    "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:112 nested-case",
+    "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:123 unknown-operation",
+    "samples/flow-ios/PhotoShare/Operations/ImageOperations.swift:15 type-mismatch",
+    "samples/flow-ios/PhotoShare/Operations/ImageOperations.swift:37 missing-data-key",
+    "samples/flow-ios/PhotoShare/Operations/LoginOperations.swift:23 missing-data-key",
+    "samples/flow-ios/PhotoShare/Operations/LoginOperations.swift:24 type-mismatch",
+    "samples/flow-ios/PhotoShare/Operations/LoginOperations.swift:51 unused-data-key",
+    "samples/flow-ios/PhotoShare/Operations/SharingOperations.swift:37 missing-data-key",
 ]
 
 @Suite("flowlens check", .serialized)
@@ -69,7 +80,7 @@ struct CheckCommandTests {
         }
         #expect(Set(found) == plantedDefects)
         #expect(found.count == plantedDefects.count)
-        #expect(run.stderr == "10 errors, 1 warning in 14 flows (15 files)\n")
+        #expect(run.stderr == "15 errors, 7 warnings in 28 flows (26 files)\n")
     }
 
     @Test("lines have the documented shape file:line:col: severity: message [rule-id]")
@@ -108,10 +119,10 @@ struct CheckCommandTests {
 
     @Test("paths that do not exist, and files FlowLens does not read, are invalid input")
     func missingPath() throws {
-        let run = try flowlens(["check", "no/such/dir", "Package.swift"])
+        let run = try flowlens(["check", "no/such/dir", "README.md"])
         #expect(run.status == 2)
         #expect(run.stdout.contains("no/such/dir: error: no such file or folder [invalid-input]"))
-        #expect(run.stdout.contains("Package.swift: error: not a file FlowLens reads"))
+        #expect(run.stdout.contains("README.md: error: not a file FlowLens reads"))
     }
 
     @Test("JSON report: the documented shape, relative paths, and the same bytes every run")
@@ -123,7 +134,7 @@ struct CheckCommandTests {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(root["schemaVersion"] as? Int == 1)
         let summary = try #require(root["summary"] as? [String: Int])
-        #expect(summary == ["files": 15, "flows": 14, "steps": summary["steps"]!, "errors": 10, "warnings": 1, "notes": 0])
+        #expect(summary == ["files": 26, "flows": 28, "steps": summary["steps"]!, "errors": 15, "warnings": 7, "notes": 0])
         let findings = try #require(root["findings"] as? [[String: Any]])
         for finding in findings {
             let file = try #require((finding["location"] as? [String: Any])?["file"] as? String)
@@ -309,5 +320,31 @@ struct SchemaTests {
         let files = try Self.sampleFiles().filter { !Self.invalidOnPurpose.contains($0) }
         let report = FlowLens.check(files, workingDirectory: packageRoot)
         #expect(!report.hasInvalidInput, "\(report.findings.filter { $0.rule == "invalid-input" })")
+    }
+}
+
+@Suite("README")
+struct ReadmeTests {
+    let readme = (try? String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)) ?? ""
+
+    @Test("the rule catalogue lists every rule with its severity and summary")
+    func rules() {
+        for rule in RuleRegistry.descriptions {
+            #expect(readme.contains("| `\(rule.id)` | \(rule.severity.rawValue) | \(rule.summary) |"), "\(rule.id)")
+        }
+    }
+
+    @Test("every subcommand, format and exit status is documented")
+    func commands() {
+        let formats = ReportFormat.allCases.map { "--format \($0.rawValue)" } + ExportFormat.allCases.map { "`\($0.rawValue)`" }
+        let texts = ["flowlens check", "flowlens export", "flowlens rules", "scripts/setup.sh", "scripts/test.sh",
+                     "| 0 |", "| 1 |", "| 2 |"] + formats
+        for text in texts { #expect(readme.contains(text), "\(text)") }
+    }
+
+    @Test(".ci/run runs the README's test command")
+    func ci() throws {
+        let ci = try String(contentsOfFile: packageRoot + "/.ci/run", encoding: .utf8)
+        #expect(ci.contains("scripts/test.sh"))
     }
 }

@@ -12,10 +12,10 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(rule.id) \(triggers ? "triggering" : "non-triggering") #\(number + 1)" }
 
-    /// 1-based lines marked `# finding`: the finding must be reported on one of them.
+    /// 1-based lines marked `# finding` (YAML) or `// finding` (Swift): the finding must be on one of them.
     var markedLines: [Int] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .filter { $0.element.contains("# finding") }.map { $0.offset + 1 }
+            .filter { $0.element.contains("# finding") || $0.element.contains("// finding") }.map { $0.offset + 1 }
     }
 
     static let all: [RuleExample] = RuleRegistry.descriptions.flatMap { rule in
@@ -39,20 +39,22 @@ struct RuleExampleTests {
         let ids = RuleRegistry.descriptions.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
-                        "missing-data-key", "type-mismatch", "unused-data-key"])
+                        "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
+                        "unknown-operation"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
     @Test("severities are the documented ones")
     func severities() {
         for rule in RuleRegistry.descriptions {
-            #expect(rule.severity == (rule.id == "unused-data-key" ? .warning : .error), "\(rule.id)")
+            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation"]
+            #expect(rule.severity == (warnings.contains(rule.id) ? .warning : .error), "\(rule.id)")
         }
     }
 
     @Test(arguments: RuleExample.all)
     func example(_ example: RuleExample) {
-        let all = analyze(example.text)
+        let all = analyze(example.text, file: example.rule.exampleFileName)
         let mine = all.filter { $0.rule == example.rule.id }
         if example.triggers {
             #expect(!mine.isEmpty, "expected a \(example.rule.id) finding, got \(all.map(\.message))")

@@ -3,13 +3,18 @@ import FlowModel
 import FlowRules
 import Foundation
 
-/// Loads a declarative document from memory, reported as `file`.
-public func load(_ yaml: String, file: String = "example.flow.yaml") -> FlowGraph {
-    DeclarativeLoader().load(InputFile(path: file, displayPath: file, kind: .declarative), contents: yaml)
+/// Loads a document from memory, reported as `file`; the file name chooses the loader.
+public func load(_ text: String, file: String = "example.flow.yaml") -> FlowGraph {
+    SourceLoader().load([SourceText(file: InputFile(path: file), contents: text)])
+}
+
+/// Loads several in-memory files together (Swift operations and the flows using them).
+public func load(_ files: [(name: String, text: String)]) -> FlowGraph {
+    SourceLoader().load(files.map { SourceText(file: InputFile(path: $0.name), contents: $0.text) })
 }
 
 /// All findings for a document, in report order.
-public func analyze(_ yaml: String) -> [Finding] { Analyzer().analyze(load(yaml)) }
+public func analyze(_ text: String, file: String = "example.flow.yaml") -> [Finding] { Analyzer().analyze(load(text, file: file)) }
 
 /// The findings of one rule for a document.
 public func findings(_ rule: String, in yaml: String) -> [Finding] { analyze(yaml).filter { $0.rule == rule } }

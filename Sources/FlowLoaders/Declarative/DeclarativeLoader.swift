@@ -1,7 +1,7 @@
 import FlowModel
 import Yams
 
-/// Reads FlowLens's own format (`docs/format.md`): YAML, or JSON read as YAML.
+/// Reads FlowLens's own format (the README, "The declarative format"): YAML, or JSON read as YAML.
 public struct DeclarativeLoader: FlowLoader {
     /// The format versions this loader reads.
     public static let supportedVersions = [1]
@@ -38,10 +38,15 @@ public struct DeclarativeLoader: FlowLoader {
         case let YamlError.reader(problem, offset, _, yaml):
             var location = SourceLocation(file: file, line: 1, column: 1)
             if let offset {
-                let prefix = yaml.utf8.prefix(offset)
-                let line = prefix.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                location.line = line.count
-                location.column = (line.last?.count ?? 0) + 1
+                // Yams counts the offset in Characters (a CRLF is one), and columns count characters.
+                for character in yaml.prefix(offset) {
+                    if character.isNewline {
+                        location.line += 1
+                        location.column = 1
+                    } else {
+                        location.column += 1
+                    }
+                }
             }
             return .invalidInput("cannot read text: \(problem)", at: location)
         case let YamlError.duplicatedKeysInMapping(duplicates, context):
@@ -157,6 +162,9 @@ struct DocumentParser {
         let reads = fields["reads"].map { parseAccesses($0, what: "'reads'", reading: true) } ?? []
         let writes = fields["writes"].map { parseAccesses($0, what: "'writes'", reading: false) } ?? []
 
+        if fields["group"] != nil, fields["flow"] != nil {
+            reader.error("a step has either 'group' (run once per element) or 'flow' (run another flow), not both", at: fields.keyNode("flow") ?? node)
+        }
         if let groupNode = fields["group"] {
             if let kind = declaredKind, kind != .group {
                 reader.error("a step with 'group' has kind group, not \(kind.rawValue)", at: fields.keyNode("group") ?? groupNode)
@@ -355,13 +363,15 @@ struct DocumentParser {
             if valueNode.mapping != nil {
                 guard let fields = reader.mapping(valueNode, what: "data value '\(key)'", allowed: Self.dataKeys) else { continue }
                 let inferred = fields["value"].map(ValueInference.infer)
-                if let typeNode = fields["type"], case let .some(type) = reader.typeName(typeNode, what: "'type'") {
+                // An explicit type wins; a missing or empty one (`type: ~`) is inferred from the value.
+                if let typeNode = fields["type"], case let .some(.some(type)) = reader.typeName(typeNode, what: "'type'") {
                     access.type = type
                 } else {
                     access.type = inferred?.type
                 }
                 access.elementTypes = inferred?.elementTypes
                 access.value = fields["value"].map(ValueInference.display)
+                if let value = fields["value"], value.tagName == .str { access.stringValue = value.scalar?.string }
             } else if case let .some(type) = reader.typeName(valueNode, what: "the type of '\(key)'") {
                 access.type = type
             }

@@ -83,6 +83,10 @@ struct YAMLReader {
             error("\(what) must be a string: quote dictionary types, as in \"[\(k): \(v)]\"", at: node)
             return nil
         }
+        if node.scalar != nil, [Tag.Name.int, .float, .bool].contains(node.tagName) {
+            error("\(what) must be a type name such as String, found \(describe(node)); to give a value, write {value: \(node.scalar!.string)}", at: node)
+            return nil
+        }
         guard case let .some(text) = optionalString(node, what: what) else { return nil }
         return .some(text.flatMap(TypeName.init))
     }

@@ -111,17 +111,21 @@ public struct MissingDataKeyRule: Rule {
                 } else {
                     message = "\(subject), but it is not set on every path to it"
                 }
-                findings.append(context.finding(Self.description, message, at: read.location ?? step.location,
-                                                step: step.id, key: read.key,
+                let at = read.location ?? step.location
+                let placement = context.placement(of: step, findingAt: at)
+                findings.append(context.finding(Self.description, message + placement.suffix, at: at,
+                                                step: step.id, key: read.key, related: placement.related,
                                                 path: path?.map { analysis.step($0.step).id } ?? []))
             }
             if let group = step.group {
                 for read in group.elementReads where !read.optional && read.key != group.elementKey {
                     let inFlow = analysis.isDefinitelySet(read.key, before: i) ? " (the flow has it, but a group's runs do not)" : ""
+                    let at = read.location ?? step.location
+                    let placement = context.placement(of: step, findingAt: at)
                     findings.append(context.finding(
                         Self.description,
-                        "each run of group '\(step.name)' sees only '\(group.elementKey)', so its read of '\(read.key)' always fails\(inFlow)",
-                        at: read.location ?? step.location, step: step.id, key: read.key))
+                        "each run of group '\(step.name)' sees only '\(group.elementKey)', so its read of '\(read.key)' always fails\(inFlow)\(placement.suffix)",
+                        at: at, step: step.id, key: read.key, related: placement.related))
                 }
             }
         }

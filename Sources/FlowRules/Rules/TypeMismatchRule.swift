@@ -109,9 +109,10 @@ public struct TypeMismatchRule: Rule {
             }
             guard !wrong.isEmpty else { return nil }
             let sources = wrong.map { "as \($0.access.type!) by \(describe($0, context))" }.joined(separator: " and ")
+            let placement = context.placement(of: step, findingAt: location)
             return context.finding(
-                Self.description, "step '\(step.name)' reads '\(read.key)' as \(readType), but it is written \(sources)",
-                at: location, step: step.id, key: read.key, related: related(wrong, context))
+                Self.description, "step '\(step.name)' reads '\(read.key)' as \(readType), but it is written \(sources)\(placement.suffix)",
+                at: location, step: step.id, key: read.key, related: related(wrong, context) + placement.related)
         }
         // An untyped read still fails on one path when the paths reaching it disagree.
         var groups: [[FlowAnalysis.Definition]] = []
@@ -124,9 +125,10 @@ public struct TypeMismatchRule: Rule {
         }
         guard groups.count > 1 else { return nil }
         let sources = groups.map { "as \($0[0].access.type!) by \(describe($0[0], context))" }.joined(separator: " and ")
+        let placement = context.placement(of: step, findingAt: location)
         return context.finding(
-            Self.description, "step '\(step.name)' reads '\(read.key)', which paths reaching it write with different types: \(sources)",
-            at: location, step: step.id, key: read.key, related: related(groups.map { $0[0] }, context))
+            Self.description, "step '\(step.name)' reads '\(read.key)', which paths reaching it write with different types: \(sources)\(placement.suffix)",
+            at: location, step: step.id, key: read.key, related: related(groups.map { $0[0] }, context) + placement.related)
     }
 
     private func checkElements(of group: GroupSpec, read: DataAccess, readType: TypeName, at step: Step,
@@ -147,11 +149,12 @@ public struct TypeMismatchRule: Rule {
                 }
             }
             guard !problems.isEmpty else { continue }
+            let at = read.location ?? step.location
+            let placement = context.placement(of: step, findingAt: at)
             findings.append(context.finding(
                 Self.description,
-                "each run of group '\(step.name)' reads '\(read.key)' as \(readType), but in '\(group.inputKey)' (set by \(describe(definition, context))) \(problems.joined(separator: ", "))",
-                at: read.location ?? step.location, step: step.id, key: group.inputKey,
-                related: related([definition], context)))
+                "each run of group '\(step.name)' reads '\(read.key)' as \(readType), but in '\(group.inputKey)' (set by \(describe(definition, context))) \(problems.joined(separator: ", "))\(placement.suffix)",
+                at: at, step: step.id, key: group.inputKey, related: related([definition], context) + placement.related))
         }
         return findings
     }

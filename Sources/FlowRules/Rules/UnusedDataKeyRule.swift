@@ -81,17 +81,21 @@ public struct UnusedDataKeyRule: Rule {
             // Only declared writes: a sub-flow's outputs are reported inside the sub-flow.
             for write in step.writes where reported.insert(write.key).inserted {
                 guard !analysis.isReadLater(write.key, after: i), !externallyRead.contains(write.key) else { continue }
+                let at = write.location ?? step.location
+                let placement = context.placement(of: step, findingAt: at)
                 findings.append(context.finding(
-                    Self.description, "step '\(step.name)' writes '\(write.key)', but no later step reads it",
-                    at: write.location ?? step.location, step: step.id, key: write.key))
+                    Self.description, "step '\(step.name)' writes '\(write.key)', but no later step reads it\(placement.suffix)",
+                    at: at, step: step.id, key: write.key, related: placement.related))
             }
             if let group = step.group {
                 for write in group.elementWrites where write.key != group.elementOutputKey && reported.insert("\u{0}" + write.key).inserted {
                     let kept = group.elementOutputKey.map { "only '\($0)' is kept" } ?? "nothing is kept"
+                    let at = write.location ?? step.location
+                    let placement = context.placement(of: step, findingAt: at)
                     findings.append(context.finding(
                         Self.description,
-                        "each run of group '\(step.name)' writes '\(write.key)', which is lost when the run ends (\(kept))",
-                        at: write.location ?? step.location, step: step.id, key: write.key))
+                        "each run of group '\(step.name)' writes '\(write.key)', which is lost when the run ends (\(kept))\(placement.suffix)",
+                        at: at, step: step.id, key: write.key, related: placement.related))
                 }
             }
         }

@@ -1,0 +1,250 @@
+import Dispatch
+import FlowModel
+import Foundation
+import SwiftSyntax
+
+/// Reads Flow-iOS flows from Swift sources (`../shared/flow-libraries.md` §1).
+///
+/// Pass 1 indexes, in every file, the string constants and the classes with their `getData`/`setData`
+/// calls and primary-key overrides. Pass 2 finds every flow (`Flow()` chains and `Flow` variables
+/// built by separate statements), replays its builder calls exactly as Flow-iOS builds its operation
+/// tree, and turns the tree into the IR with each operation's reads and writes resolved through its
+/// class hierarchy. Files are parsed on all cores; output order follows the files and positions.
+public struct FlowIOSLoader: BatchFlowLoader {
+    /// Creates the loader.
+    public init() {}
+
+    public func load(_ files: [SourceText]) -> FlowGraph {
+        // Parse and index every file in parallel; merge in file order so results never depend on timing.
+        let slots = ResultSlots<(ParsedSwiftFile, FileIndexer)>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            let parsed = ParsedSwiftFile(files[i])
+            slots[i] = (parsed, FileIndexer(parsed).run())
+        }
+        var constants = ConstantTable()
+        var classes: [String: ClassFacts] = [:]
+        var parsed: [ParsedSwiftFile] = []
+        for i in files.indices {
+            let (file, index) = slots[i]!
+            parsed.append(file)
+            constants.merge(index.constants)
+            for facts in index.classes where classes[facts.name] == nil { classes[facts.name] = facts }
+        }
+        let operations = OperationCatalog(classes: classes, constants: constants)
+        let files = parsed, table = constants
+
+        let flowSlots = ResultSlots<[Flow]>(count: parsed.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            flowSlots[i] = FlowFinder(file: files[i], operations: operations, constants: table).flows()
+        }
+        return FlowGraph(flows: files.indices.flatMap { flowSlots[$0]! })
+    }
+}
+
+/// The operation classes of the sources, with inherited accesses and resolved keys.
+struct OperationCatalog: Sendable {
+    /// A class's data accesses with keys resolved.
+    struct Operation: Sendable {
+        var name: String
+        var reads: [DataAccess]
+        var writes: [DataAccess]
+        var elementKey: String
+        var elementOutputKey: String
+        var isCreator: Bool
+        var unresolved: [Unresolved]
+    }
+
+    let operations: [String: Operation]
+
+    init(classes: [String: ClassFacts], constants: ConstantTable) {
+        var operations: [String: Operation] = [:]
+        for name in classes.keys {
+            // The chain up to FlowOperation, through intermediate base classes of the same sources.
+            var chain: [ClassFacts] = []
+            var current = classes[name]
+            var seen = Set<String>()
+            var isOperation = false
+            while let facts = current, seen.insert(facts.name).inserted {
+                chain.append(facts)
+                if facts.superclass == "FlowOperation" { isOperation = true; break }
+                current = facts.superclass.flatMap { classes[$0] }
+            }
+            guard isOperation else { continue }
+            let input = chain.lazy.compactMap(\.primaryInput).first?.resolved(constants)
+            let output = chain.lazy.compactMap(\.primaryOutput).first?.resolved(constants)
+            // FlowOperation's own defaults are "" (the key a grouped element is stored under).
+            func literal(_ key: KeyExpression?) -> String? {
+                switch key?.resolved(constants) {
+                case let .literal(value)?: return value
+                case .primaryInput?: if case let .literal(value)? = input { return value }; return input == nil ? "" : nil
+                case .primaryOutput?: if case let .literal(value)? = output { return value }; return output == nil ? "" : nil
+                default: return nil
+                }
+            }
+            var operation = Operation(name: name, reads: [], writes: [], elementKey: literal(.primaryInput) ?? "",
+                                      elementOutputKey: literal(.primaryOutput) ?? "",
+                                      isCreator: chain.contains { $0.conformances.contains("FlowOperationCreator") }, unresolved: [])
+            // Base classes first: their helpers typically run before the subclass's own logic.
+            for facts in chain.reversed() {
+                for site in facts.reads {
+                    guard let key = literal(site.key) else { operation.unresolved.append(.dynamicReadKey(site.location)); continue }
+                    operation.reads.append(DataAccess(key: key, type: site.type, optional: site.optional, location: site.location))
+                }
+                for site in facts.writes {
+                    guard let key = literal(site.key) else { operation.unresolved.append(.dynamicWriteKey(site.location)); continue }
+                    operation.writes.append(DataAccess(key: key, type: site.type, location: site.location,
+                                                       elementTypes: site.facts.elementTypes, value: site.facts.display,
+                                                       stringValue: site.facts.stringValue))
+                }
+            }
+            operations[name] = operation
+        }
+        self.operations = operations
+    }
+
+    subscript(name: String) -> Operation? { operations[name] }
+}
+
+/// A builder call on a flow, in source order.
+struct BuilderCall {
+    let name: String
+    let call: FunctionCallExprSyntax
+}
+
+/// Pass 2 for one file: every flow in it.
+struct FlowFinder {
+    let file: ParsedSwiftFile
+    let operations: OperationCatalog
+    let constants: ConstantTable
+
+    static let builderMethods: Set<String> = ["setDataBucket", "add", "combine", "addGrouped", "setWillStartBlock", "setDidFinishBlock", "start"]
+
+    func flows() -> [Flow] {
+        final class Bodies: SyntaxVisitor {
+            var bodies: [(Syntax, String)] = []
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                if let body = node.body { bodies.append((Syntax(body), node.name.text)) }
+                return .skipChildren
+            }
+            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+                if let body = node.body { bodies.append((Syntax(body), "init")) }
+                return .skipChildren
+            }
+            override func visit(_ node: AccessorDeclSyntax) -> SyntaxVisitorContinueKind {
+                if let body = node.body, let binding = node.enclosing(PatternBindingSyntax.self),
+                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                    bodies.append((Syntax(body), name))
+                }
+                return .skipChildren
+            }
+            override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+                // A computed property written without `get { }`.
+                if case let .getter(items)? = node.accessorBlock?.accessors,
+                   let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                    bodies.append((Syntax(items), name))
+                    return .skipChildren
+                }
+                return .visitChildren
+            }
+        }
+        let visitor = Bodies(viewMode: .sourceAccurate)
+        visitor.walk(file.tree)
+        var result: [Flow] = []
+        for (body, function) in visitor.bodies {
+            let owner = FileIndexer.enclosingTypeName(body)
+            let base = [owner, function].compactMap { $0 }.joined(separator: ".")
+            let found = instances(in: body)
+            for (n, instance) in found.enumerated() {
+                let name = found.count > 1 ? "\(base)#\(n + 1)" : base
+                result.append(FlowBuilder(file: file, operations: operations, constants: constants, ownerType: owner,
+                                          locals: LocalTypes(body)).flow(named: name, instance))
+            }
+        }
+        // Top-level code (a script or playground page) is one more body, named after the file.
+        let topLevel = instances(in: Syntax(file.tree), skippingDeclarations: true)
+        let stem = ((file.file.displayPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        for (n, instance) in topLevel.enumerated() {
+            result.append(FlowBuilder(file: file, operations: operations, constants: constants, ownerType: nil,
+                                      locals: LocalTypes()).flow(named: topLevel.count > 1 ? "\(stem)#\(n + 1)" : stem, instance))
+        }
+        return result
+    }
+
+    /// One `Flow()` and every builder call made on it, in source order.
+    struct Instance {
+        let creation: FunctionCallExprSyntax
+        var calls: [BuilderCall]
+    }
+
+    /// The flows created in `body`: chains rooted at `Flow()`, and calls on a variable holding one.
+    func instances(in body: Syntax, skippingDeclarations: Bool = false) -> [Instance] {
+        final class Chains: SyntaxVisitor {
+            let skipping: Bool
+            var chains: [(root: ExprSyntax, calls: [BuilderCall], outer: ExprSyntax)] = []
+            init(skipping: Bool) {
+                self.skipping = skipping
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+            override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+            override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+                // Properties' accessors are bodies of their own; a stored `let flow = Flow()...` is not.
+                if skipping, node.bindings.contains(where: { $0.accessorBlock != nil }) { return .skipChildren }
+                return .visitChildren
+            }
+            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+            override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+            override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { skipping ? .skipChildren : .visitChildren }
+
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                // Only the outermost call of a chain: `a.b().c()` is visited once, at `.c()`.
+                if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base?.id == node.id,
+                   member.parent?.is(FunctionCallExprSyntax.self) == true {
+                    return .visitChildren
+                }
+                var calls: [BuilderCall] = []
+                var current: ExprSyntax = ExprSyntax(node)
+                while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                      let base = member.base, FlowFinder.builderMethods.contains(member.declName.baseName.text) {
+                    calls.insert(BuilderCall(name: member.declName.baseName.text, call: call), at: 0)
+                    current = base
+                }
+                if let call = current.as(FunctionCallExprSyntax.self), call.calledExpression.calleeName == "Flow",
+                   call.arguments.isEmpty, call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.dottedPath == ["Flow_iOS", "Flow"] {
+                    chains.append((ExprSyntax(call), calls, ExprSyntax(node)))
+                } else if !calls.isEmpty, current.simpleName != nil {
+                    chains.append((current, calls, ExprSyntax(node)))
+                }
+                return .visitChildren
+            }
+        }
+        let visitor = Chains(skipping: skippingDeclarations)
+        visitor.walk(body)
+        var instances: [Instance] = []
+        var variables: [String: Int] = [:]
+        for chain in visitor.chains.sorted(by: { $0.outer.position < $1.outer.position }) {
+            if let creation = chain.root.as(FunctionCallExprSyntax.self), creation.calledExpression.calleeName == "Flow" {
+                instances.append(Instance(creation: creation, calls: chain.calls))
+                if let name = Self.assignedName(of: chain.outer) { variables[name] = instances.count - 1 }
+            } else if let name = chain.root.simpleName, let index = variables[name] {
+                instances[index].calls += chain.calls
+            }
+        }
+        return instances
+    }
+
+    /// `flow` in `let flow = <chain>`, `var flow: Flow = <chain>`, `flow = <chain>`, `self.flow = <chain>`.
+    static func assignedName(of expression: ExprSyntax) -> String? {
+        if let binding = expression.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+            return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+        if let list = expression.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            if elements.count == 3, elements[1].is(AssignmentExprSyntax.self), elements[2].id == expression.id {
+                return elements[0].simpleName
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,280 @@
+import FlowModel
+import SwiftSyntax
+
+/// How a data key is written in an operation.
+enum KeyExpression: Hashable {
+    /// A string literal, or a constant resolved to its literal.
+    case literal(String)
+    /// `primaryInputParamKey`: the key the class (or a subclass) returns from its override.
+    case primaryInput
+    /// `primaryOutputParamKey`.
+    case primaryOutput
+    /// A name or member path (`emailKey`, `Keys.email`, `Keys.email.rawValue`), resolved once every
+    /// file's constants are known (`inType`: the type it is written in, for unqualified names).
+    case constant(path: [String], inType: String?)
+    /// Anything else: not known before run time.
+    case dynamic
+
+    /// The key as written in `expression`, inside type `type`.
+    init(_ expression: ExprSyntax, inType type: String?) {
+        switch expression.simpleName {
+        case "primaryInputParamKey": self = .primaryInput; return
+        case "primaryOutputParamKey": self = .primaryOutput; return
+        default: break
+        }
+        if let literal = expression.stringLiteralValue {
+            self = .literal(literal)
+        } else if let path = expression.dottedPath {
+            self = .constant(path: path, inType: type)
+        } else {
+            self = .dynamic
+        }
+    }
+
+    /// Constants replaced by their literal (or `.dynamic` when no constant has that name).
+    func resolved(_ constants: ConstantTable) -> KeyExpression {
+        guard case let .constant(path, type) = self else { return self }
+        return constants.resolve(path: path, inType: type).map(KeyExpression.literal) ?? .dynamic
+    }
+}
+
+/// A `getData` or `setData` call in an operation class.
+struct AccessSite {
+    var key: KeyExpression
+    var type: TypeName?
+    var optional: Bool
+    var location: FlowModel.SourceLocation
+    var facts: ValueFacts = .unknown
+}
+
+/// What pass 1 learns about one class.
+struct ClassFacts {
+    var name: String
+    var superclass: String?
+    var conformances: Set<String>
+    var location: FlowModel.SourceLocation
+    var reads: [AccessSite] = []
+    var writes: [AccessSite] = []
+    var primaryInput: KeyExpression?
+    var primaryOutput: KeyExpression?
+}
+
+/// String constants: `static let emailKey = "email"` in a type (`Keys.emailKey`) or at file scope,
+/// and `enum Keys: String { case email }` raw values (`Keys.email.rawValue`).
+struct ConstantTable {
+    private(set) var qualified: [String: String] = [:]
+    private var unqualified: [String: Set<String>] = [:]
+
+    mutating func add(_ name: String, in type: String?, value: String) {
+        if let type { qualified["\(type).\(name)"] = value }
+        unqualified[name, default: []].insert(value)
+    }
+
+    mutating func merge(_ other: ConstantTable) {
+        qualified.merge(other.qualified) { a, _ in a }
+        unqualified.merge(other.unqualified) { $0.union($1) }
+    }
+
+    /// The literal of a constant reference: `name` (when every constant so named has one value),
+    /// `Type.name`, `Self.name` inside `Type`, `Type.case.rawValue`.
+    func resolve(path original: [String], inType type: String?) -> String? {
+        var path = original
+        if path.first == "self" || path.first == "Self" {
+            guard let type else { return nil }
+            path[0] = type
+        }
+        if path.count == 1 {
+            if let type, let scoped = qualified["\(type).\(path[0])"] { return scoped }
+            if let values = unqualified[path[0]], values.count == 1 { return values.first }
+            return nil
+        }
+        if let value = qualified[path.joined(separator: ".")] { return value }
+        // A nested type named with its parent (`Keys.Login.email`), or a member named from inside its
+        // type: the last two components still identify it.
+        return qualified[path.suffix(path.last == "rawValue" ? 3 : 2).joined(separator: ".")]
+    }
+}
+
+/// Pass 1: every class and string constant in one file.
+final class FileIndexer: SyntaxVisitor {
+    let file: ParsedSwiftFile
+    var classes: [ClassFacts] = []
+    var constants = ConstantTable()
+    /// Stored property types per class, for `self.x` values.
+    var propertyTypes: [String: [String: TypeName]] = [:]
+
+    init(_ file: ParsedSwiftFile) {
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func run() -> Self {
+        walk(file.tree)
+        return self
+    }
+
+    /// The name of the type declaration or extension around `node`.
+    static func enclosingTypeName(_ node: some SyntaxProtocol) -> String? {
+        var current = node.parent
+        while let node = current {
+            if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
+            if let decl = node.as(StructDeclSyntax.self) { return decl.name.text }
+            if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
+            if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
+            if let decl = node.as(ExtensionDeclSyntax.self) { return baseTypeName(decl.extendedType) }
+            current = node.parent
+        }
+        return nil
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `let`/`static let` constants with a string literal, in a type or at file scope (not locals).
+        guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .visitChildren }
+        let inFunction = node.enclosing(CodeBlockSyntax.self) != nil || node.enclosing(ClosureExprSyntax.self) != nil
+        guard !inFunction else { return .visitChildren }
+        let type = Self.enclosingTypeName(node)
+        for binding in node.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let value = binding.initializer?.value.stringLiteralValue else { continue }
+            constants.add(name, in: type, value: value)
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+        guard let enumDecl = node.enclosing(EnumDeclSyntax.self) else { return .visitChildren }
+        let isString = enumDecl.inheritanceClause?.inheritedTypes.contains { baseTypeName($0.type) == "String" } ?? false
+        guard isString else { return .visitChildren }
+        let raw = node.rawValue.flatMap { $0.value.stringLiteralValue } ?? node.name.text
+        constants.add("\(node.name.text).rawValue", in: enumDecl.name.text, value: raw)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        let inherited = node.inheritanceClause?.inheritedTypes.map { baseTypeName($0.type) } ?? []
+        var facts = ClassFacts(name: node.name.text, superclass: inherited.first, conformances: Set(inherited),
+                               location: file.location(node.name))
+        var properties: [String: TypeName] = [:]
+        for member in node.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                if let annotation = binding.typeAnnotation, let type = typeName(annotation.type) {
+                    properties[name] = type.unwrappedIfImplicitlyUnwrapped
+                }
+                if name == "primaryInputParamKey" || name == "primaryOutputParamKey",
+                   let returned = Self.returnedExpression(binding) {
+                    let key = KeyExpression(returned, inType: node.name.text)
+                    if name == "primaryInputParamKey" { facts.primaryInput = key } else { facts.primaryOutput = key }
+                }
+            }
+        }
+        propertyTypes[node.name.text] = properties
+        let collector = AccessCollector(file: file, typeName: node.name.text, properties: properties)
+        collector.walk(node.memberBlock)
+        facts.reads = collector.reads
+        facts.writes = collector.writes
+        classes.append(facts)
+        return .visitChildren  // nested classes are classes too
+    }
+
+    /// `{ return "x" }`, `{ "x" }` or `{ get { return "x" } }`.
+    static func returnedExpression(_ binding: PatternBindingSyntax) -> ExprSyntax? {
+        if let initializer = binding.initializer { return initializer.value }
+        guard let accessors = binding.accessorBlock?.accessors else { return nil }
+        let statements: CodeBlockItemListSyntax?
+        switch accessors {
+        case let .getter(items): statements = items
+        case let .accessors(list): statements = list.first { $0.accessorSpecifier.text == "get" }?.body?.statements
+        }
+        guard let only = statements?.first?.item else { return nil }
+        if let ret = only.as(ReturnStmtSyntax.self) { return ret.expression }
+        return only.as(ExprSyntax.self)
+    }
+}
+
+/// The `getData`/`setData` calls inside one class body (nested types excluded).
+final class AccessCollector: SyntaxVisitor {
+    let file: ParsedSwiftFile
+    let ownerName: String
+    let properties: [String: TypeName]
+    var reads: [AccessSite] = []
+    var writes: [AccessSite] = []
+
+    init(file: ParsedSwiftFile, typeName: String, properties: [String: TypeName]) {
+        self.file = file
+        self.ownerName = typeName
+        self.properties = properties
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        switch node.calledExpression.calleeName {
+        case "getData" where node.argument("name") != nil: reads.append(read(node))
+        case "setData" where node.argument("name") != nil && node.argument("value") != nil: writes.append(write(node))
+        default: break
+        }
+        return .visitChildren
+    }
+
+    private func key(_ expression: ExprSyntax) -> KeyExpression { KeyExpression(expression, inType: ownerName) }
+
+    private func read(_ call: FunctionCallExprSyntax) -> AccessSite {
+        let optional = call.argument("isOptional")?.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+        return AccessSite(key: key(call.argument("name")!), type: Self.readType(call), optional: optional,
+                          location: file.location(call.calledExpression))
+    }
+
+    private func write(_ call: FunctionCallExprSyntax) -> AccessSite {
+        // The value's type from the enclosing function's locals and the class's stored properties.
+        let scope: Syntax = call.enclosing(CodeBlockSyntax.self).map(Syntax.init) ?? Syntax(call)
+        let function = Self.outermostBody(of: call) ?? scope
+        let facts = ValueTypes.facts(call.argument("value")!, locals: LocalTypes(function, properties: properties))
+        return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false,
+                          location: file.location(call.calledExpression), facts: facts)
+    }
+
+    /// The body of the function or accessor a call is in (closures inside it included).
+    static func outermostBody(of node: some SyntaxProtocol) -> Syntax? {
+        var current = node.parent
+        var found: Syntax?
+        while let node = current {
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self) {
+                return Syntax(node)
+            }
+            if node.is(CodeBlockSyntax.self) { found = node }
+            if node.is(MemberBlockSyntax.self) { break }
+            current = node.parent
+        }
+        return found
+    }
+
+    /// The type a `getData` call reads, from its context: `let x: T = getData(...)`, `guard let x: T = ...`,
+    /// `getData(...) as? T`, `return getData(...)` in a function returning `T?`. Run-time exact: for
+    /// `let x: T? = getData(...)` Swift infers the generic parameter as `T`, so the read is of `T`.
+    static func readType(_ call: FunctionCallExprSyntax) -> TypeName? {
+        var node = Syntax(call)
+        // `getData(...) as? T` / `as! T`: unfolded, the call is followed by the cast in a sequence.
+        if let sequence = node.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            if let i = elements.firstIndex(where: { $0.id == call.id }), i + 2 < elements.count,
+               elements[i + 1].is(UnresolvedAsExprSyntax.self), let type = elements[i + 2].as(TypeExprSyntax.self) {
+                return typeName(type.type)?.unwrapped
+            }
+        }
+        if let parent = node.parent, let cast = parent.as(AsExprSyntax.self) { return typeName(cast.type)?.unwrapped }
+        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) { node = parent }
+        guard let clause = node.parent?.as(InitializerClauseSyntax.self) else { return nil }
+        if let binding = clause.parent?.as(PatternBindingSyntax.self), let annotation = binding.typeAnnotation {
+            return typeName(annotation.type)?.unwrapped.unwrappedIfImplicitlyUnwrapped
+        }
+        if let condition = clause.parent?.as(OptionalBindingConditionSyntax.self), let annotation = condition.typeAnnotation {
+            return typeName(annotation.type)?.unwrapped
+        }
+        return nil
+    }
+}

@@ -1,0 +1,243 @@
+import FlowModel
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// One parsed Swift file.
+struct ParsedSwiftFile {
+    let file: InputFile
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+
+    init(_ source: SourceText) {
+        file = source.file
+        tree = Parser.parse(source: source.contents)
+        converter = SourceLocationConverter(fileName: source.file.displayPath, tree: tree)
+    }
+
+    /// Where `node` starts (after its leading trivia), 1-based, columns in UTF-8 bytes as the Swift
+    /// compiler counts them.
+    func location(_ node: some SyntaxProtocol) -> FlowModel.SourceLocation {
+        let position = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+        return FlowModel.SourceLocation(file: file.displayPath, line: position.line, column: position.column)
+    }
+}
+
+extension ParsedSwiftFile {
+    /// Where a call is written: at `.add` for a chained `x.add(...)` (a chain's callee starts at its
+    /// first line), else at the call.
+    func callLocation(_ call: FunctionCallExprSyntax) -> FlowModel.SourceLocation {
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) { return location(member.period) }
+        return location(call.calledExpression)
+    }
+}
+
+extension SyntaxProtocol {
+    /// The nearest enclosing node of type `T`.
+    func enclosing<T: SyntaxProtocol>(_: T.Type) -> T? {
+        var node = parent
+        while let current = node {
+            if let match = current.as(T.self) { return match }
+            node = current.parent
+        }
+        return nil
+    }
+}
+
+extension ExprSyntax {
+    /// The value of a string literal without interpolation.
+    var stringLiteralValue: String? {
+        guard let literal = self.as(StringLiteralExprSyntax.self) else { return nil }
+        var text = ""
+        for segment in literal.segments {
+            guard case let .stringSegment(part) = segment else { return nil }
+            text += part.content.text
+        }
+        return text
+    }
+
+    /// `x` for `x`, `self.x`; nil otherwise.
+    var simpleName: String? {
+        if let ref = self.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        if let member = self.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
+           base.baseName.text == "self" {
+            return member.declName.baseName.text
+        }
+        return nil
+    }
+
+    /// `A.b.c` as `["A", "b", "c"]` for a chain of plain member accesses on a name.
+    var dottedPath: [String]? {
+        if let ref = self.as(DeclReferenceExprSyntax.self) { return [ref.baseName.text] }
+        if let member = self.as(MemberAccessExprSyntax.self), let base = member.base, let path = base.dottedPath {
+            return path + [member.declName.baseName.text]
+        }
+        return nil
+    }
+
+    /// The name a call calls: `f` for `f(...)`, `self.f(...)` and `x.f(...)`.
+    var calleeName: String? {
+        if let ref = self.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        if let member = self.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        return nil
+    }
+}
+
+extension FunctionCallExprSyntax {
+    /// The argument with `label`.
+    func argument(_ label: String) -> ExprSyntax? {
+        arguments.first { $0.label?.text == label }?.expression
+    }
+}
+
+/// A type name as FlowLens compares it, from type syntax (`Flow_iOS.FlowOperation` is `FlowOperation`).
+func typeName(_ type: TypeSyntax) -> TypeName? {
+    TypeName(type.trimmedDescription)
+}
+
+/// The last component of a possibly module-qualified type name, without generic arguments.
+func baseTypeName(_ type: TypeSyntax) -> String {
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+    return type.trimmedDescription
+}
+
+/// What is known, from syntax alone, about a value's type.
+struct ValueFacts {
+    var type: TypeName?
+    var elementTypes: [TypeName?]?
+    var stringValue: String?
+    var display: String?
+
+    static let unknown = ValueFacts()
+}
+
+/// Types of locals in a function body: annotated (`let x: T`), bound by `guard let x: T = ...`, or
+/// initialised with a value whose type syntax shows.
+struct LocalTypes {
+    private var types: [String: ValueFacts] = [:]
+
+    init() {}
+
+    /// The locals declared in `body` (and in the closures and blocks within it), first declaration wins.
+    init(_ body: some SyntaxProtocol, properties: [String: TypeName] = [:]) {
+        for (name, type) in properties { types[name] = ValueFacts(type: type) }
+        let collector = LocalDeclarations(viewMode: .sourceAccurate)
+        collector.walk(body)
+        for (name, annotation, initializer) in collector.found where types[name] == nil || annotation != nil {
+            if let annotation, let type = typeName(annotation) {
+                types[name] = ValueFacts(type: type.unwrappedIfImplicitlyUnwrapped)
+            } else if let initializer {
+                let facts = ValueTypes.facts(initializer, locals: self)
+                if facts.type != nil { types[name] = facts }
+            }
+        }
+    }
+
+    subscript(name: String) -> ValueFacts? { types[name] }
+}
+
+/// The local names declared in a body, with their annotations and initial values.
+final class LocalDeclarations: SyntaxVisitor {
+    var found: [(String, TypeSyntax?, ExprSyntax?)] = []
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            found.append((name, node.typeAnnotation?.type, node.initializer?.value))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            found.append((name, node.typeAnnotation?.type, nil))
+        }
+        return .visitChildren
+    }
+}
+
+extension TypeName {
+    /// `T` for `T!`: an implicitly unwrapped value is stored as the value.
+    var unwrappedIfImplicitlyUnwrapped: TypeName {
+        spelling.hasSuffix("!") ? (TypeName(String(spelling.dropLast())) ?? self) : self
+    }
+}
+
+/// Value types known from syntax alone: literals, initializer calls of capitalised types, locals with
+/// a known type, `as T` casts, and string concatenation with a literal. Anything else is unknown.
+enum ValueTypes {
+    static func facts(_ expression: ExprSyntax, locals: LocalTypes) -> ValueFacts {
+        if let string = expression.stringLiteralValue {
+            return ValueFacts(type: "String", stringValue: string, display: "\"\(string)\"")
+        }
+        if expression.is(StringLiteralExprSyntax.self) { return ValueFacts(type: "String", display: expression.trimmedDescription) }
+        if expression.is(IntegerLiteralExprSyntax.self) { return ValueFacts(type: "Int", display: expression.trimmedDescription) }
+        if expression.is(FloatLiteralExprSyntax.self) { return ValueFacts(type: "Double", display: expression.trimmedDescription) }
+        if expression.is(BooleanLiteralExprSyntax.self) { return ValueFacts(type: "Bool", display: expression.trimmedDescription) }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return facts(prefix.expression, locals: locals)
+        }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            let elements = array.elements.map { facts($0.expression, locals: locals).type }
+            let known = Set(elements.compactMap { $0 })
+            let type: TypeName = known.count == 1 && !elements.contains(nil) ? .array(of: known.first!) : .array(of: .any)
+            return ValueFacts(type: elements.isEmpty ? nil : type, elementTypes: elements, display: shortened(expression))
+        }
+        if let dictionary = expression.as(DictionaryExprSyntax.self) {
+            guard case let .elements(elements) = dictionary.content else { return ValueFacts(display: "[:]") }
+            let keys = Set(elements.map { facts($0.key, locals: locals).type })
+            let values = Set(elements.map { facts($0.value, locals: locals).type })
+            if keys.count == 1, let k = keys.first!, values.count == 1, let v = values.first! {
+                return ValueFacts(type: TypeName(stringLiteral: "[\(k.spelling):\(v.spelling)]"), display: shortened(expression))
+            }
+            return ValueFacts(type: keys == ["String"] ? "[String:Any]" : nil, display: shortened(expression))
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), let type = initializedType(call.calledExpression) {
+            return ValueFacts(type: type, display: shortened(expression))
+        }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return facts(only.expression, locals: locals)
+        }
+        if let name = expression.simpleName, let known = locals[name] { return known }
+        if let sequence = expression.as(SequenceExprSyntax.self) { return facts(sequence, locals: locals) }
+        if let cast = expression.as(AsExprSyntax.self) {
+            let type = typeName(cast.type)
+            return ValueFacts(type: cast.questionOrExclamationMark?.text == "?" ? type.map { TypeName(stringLiteral: $0.spelling + "?") } : type)
+        }
+        return .unknown
+    }
+
+    /// Unfolded operator sequences (FlowLens does not fold operators): `x as T`, `"a" + b`.
+    private static func facts(_ sequence: SequenceExprSyntax, locals: LocalTypes) -> ValueFacts {
+        let elements = Array(sequence.elements)
+        if elements.count == 3, let cast = elements[1].as(UnresolvedAsExprSyntax.self),
+           let type = elements[2].as(TypeExprSyntax.self).flatMap({ typeName($0.type) }) {
+            // `as?` gives an optional; storing it in a `[String: Any]` stores the optional's value.
+            _ = cast
+            return ValueFacts(type: type)
+        }
+        let operators = stride(from: 1, to: elements.count, by: 2).map { elements[$0].as(BinaryOperatorExprSyntax.self)?.operator.text }
+        if !operators.isEmpty, operators.allSatisfy({ $0 == "+" }),
+           stride(from: 0, to: elements.count, by: 2).contains(where: { elements[$0].is(StringLiteralExprSyntax.self) }) {
+            return ValueFacts(type: "String")
+        }
+        return .unknown
+    }
+
+    /// `Date` for `Date(...)`, `LoginData` for `LoginData(...)`, `Models.User` for `Models.User(...)`:
+    /// capitalised names are types by Swift convention; `URL(string:)` is failable but its value is
+    /// stored (and read) as a `URL`.
+    static func initializedType(_ callee: ExprSyntax) -> TypeName? {
+        if let generic = callee.as(GenericSpecializationExprSyntax.self) {
+            return TypeName(generic.trimmedDescription)
+        }
+        guard let path = callee.dottedPath, let last = path.last, let first = last.first, first.isUppercase else { return nil }
+        guard path.allSatisfy({ $0.first?.isUppercase == true }) else { return nil }
+        return TypeName(path.joined(separator: "."))
+    }
+
+    static func shortened(_ expression: ExprSyntax) -> String {
+        let text = expression.trimmedDescription.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import FlowModel
+import Testing
+@testable import FlowLoaders
+
+/// Turning the paths a user gives into files: walking, filtering, de-duplicating, display paths.
+@Suite("Input discovery")
+struct InputDiscoveryTests {
+    @Test("file names FlowLens reads", arguments: [
+        ("a.flow.yaml", true), ("a.flow.yml", true), ("a.flow.json", true), ("A.FLOW.YAML", true),
+        ("dir.flow.yaml/x.flow.Json", true), ("/abs/path/b.Flow.Yml", true),
+        ("flow.yaml", false), ("a.yaml", false), ("a.json", false), ("a.flow", false),
+        ("a.flow.yaml.bak", false), ("a.flow.yaml/readme.md", false), ("a.flowyaml", false),
+    ])
+    func sourceKind(name: String, read: Bool) {
+        #expect(SourceKind.of(path: name) == (read ? .declarative : nil))
+    }
+
+    @Test("Swift files are read as Swift sources", arguments: ["A.swift", "dir/ViewController.SWIFT"])
+    func swiftKind(name: String) {
+        #expect(SourceKind.of(path: name) == .swift)
+    }
+
+    @Test("the patterns description lists every pattern")
+    func patterns() {
+        #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift")
+        #expect(SourceKind.allCases == [.declarative, .swift])
+    }
+
+    @Test("folders are walked recursively; hidden entries and other files are skipped; results are sorted")
+    func walk() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("b.flow.yml")
+        try tmp.write("a.flow.yaml")
+        try tmp.write("c.flow.json")
+        try tmp.write("README.md", "# not a flow")
+        try tmp.write("notes.yaml", "version: 1")
+        try tmp.write("flow.yaml")
+        try tmp.write("sub/deeper/D.FLOW.YAML")
+        try tmp.write("sub/x.flow.yaml.bak")
+        try tmp.write("sub/m.flow.yaml")
+        try tmp.write(".hidden/e.flow.yaml")
+        try tmp.write(".f.flow.yaml")
+        try tmp.write("node/.git/g.flow.yaml")
+        try tmp.mkdir("empty")
+
+        let (files, findings) = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.map(\.displayPath) == ["a.flow.yaml", "b.flow.yml", "c.flow.json", "sub/deeper/D.FLOW.YAML", "sub/m.flow.yaml"])
+        #expect(files.map(\.path) == ["a.flow.yaml", "b.flow.yml", "c.flow.json", "sub/deeper/D.FLOW.YAML", "sub/m.flow.yaml"].map(tmp.callAsFunction))
+        #expect(files.allSatisfy { $0.kind == .declarative })
+    }
+
+    @Test("results are sorted by display path across arguments (byte order: upper case first)")
+    func sortedAcrossArguments() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("z/one.flow.yaml")
+        try tmp.write("a/two.flow.yaml")
+        try tmp.write("Z.flow.yaml")
+        try tmp.write("m.flow.yaml")
+        let (files, findings) = InputDiscovery.discover([tmp("z"), tmp("m.flow.yaml"), tmp("a"), tmp("Z.flow.yaml")],
+                                                        workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.map(\.displayPath) == ["Z.flow.yaml", "a/two.flow.yaml", "m.flow.yaml", "z/one.flow.yaml"])
+    }
+
+    @Test("a symbolic-link loop does not hang, and nothing is listed twice", .timeLimit(.minutes(1)))
+    func symlinkLoop() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("a.flow.yaml")
+        try tmp.write("sub/b.flow.yaml")
+        try tmp.link("loop", to: tmp.path)           // absolute link to the root
+        try tmp.link("sub/up", to: "..")              // relative link to the parent
+        try tmp.link("sub/self", to: ".")             // link to itself
+        let (files, findings) = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.map(\.displayPath) == ["a.flow.yaml", "sub/b.flow.yaml"])
+    }
+
+    @Test("a file reached through a link is read once, under the first name in walking order")
+    func linkedFileReadOnce() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("a.flow.yaml")
+        try tmp.link("alias.flow.yaml", to: tmp("a.flow.yaml"))
+        try tmp.link("0-first.flow.yaml", to: "a.flow.yaml")
+        let (files, findings) = InputDiscovery.discover([tmp.path, tmp("a.flow.yaml"), tmp("alias.flow.yaml")],
+                                                        workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.count == 1)
+        #expect(files.first?.path == tmp("0-first.flow.yaml"))
+        #expect(files.first?.displayPath == "0-first.flow.yaml")
+    }
+
+    @Test("a linked folder is walked once")
+    func linkedFolderOnce() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("real/r.flow.yaml")
+        try tmp.link("alias", to: tmp("real"))
+        let (files, findings) = InputDiscovery.discover([tmp.path, tmp("real")], workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.count == 1)
+        // Walked in name order, so the file is found through `alias` first.
+        #expect(files.first?.path == tmp("alias/r.flow.yaml"))
+        #expect(files.first?.displayPath == "alias/r.flow.yaml")
+    }
+
+    @Test("a dangling link in a folder is skipped silently")
+    func danglingLinkInFolder() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("a.flow.yaml")
+        try tmp.link("gone.flow.yaml", to: tmp("nowhere.flow.yaml"))
+        let (files, findings) = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
+        #expect(findings == [])
+        #expect(files.map(\.displayPath) == ["a.flow.yaml"])
+    }
+
+    @Test("paths that cannot be used become invalid-input findings, in argument order; the rest are still found")
+    func explicitPaths() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("a.flow.yaml")
+        try tmp.write("README.md", "# hi")
+        try tmp.write(".f.flow.yaml")
+        try tmp.write(".hidden/e.flow.yaml")
+        try tmp.link("dangling.flow.yaml", to: tmp("nowhere"))
+        let (files, findings) = InputDiscovery.discover(
+            [tmp("missing.flow.yaml"), tmp("README.md"), tmp(".f.flow.yaml"), tmp("a.flow.yaml"), tmp.path,
+             tmp("dangling.flow.yaml"), tmp(".hidden"), tmp("no/such/folder")],
+            workingDirectory: tmp.path)
+        let expected = [
+            Finding.invalidInput("no such file or folder", at: SourceLocation(file: "missing.flow.yaml")),
+            Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift)",
+                                 at: SourceLocation(file: "README.md")),
+            Finding.invalidInput("no such file or folder", at: SourceLocation(file: "dangling.flow.yaml")),
+            Finding.invalidInput("no such file or folder", at: SourceLocation(file: "no/such/folder")),
+        ]
+        #expect(findings == expected)
+        #expect(findings.allSatisfy { $0.rule == "invalid-input" && $0.severity == .error && $0.location?.line == 0 })
+        // Named explicitly, hidden files and folders are read; a.flow.yaml, named and walked, is listed once.
+        #expect(files.map(\.displayPath) == [".f.flow.yaml", ".hidden/e.flow.yaml", "a.flow.yaml"])
+    }
+
+    @Test("a non-flow file given by name in a folder argument is not reported; only explicit ones are")
+    func nonFlowFileOnlyReportedWhenExplicit() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("notes.txt", "hello")
+        let walked = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
+        #expect(walked.files == [] && walked.findings == [])
+        let named = InputDiscovery.discover([tmp("notes.txt")], workingDirectory: tmp.path)
+        #expect(named.files == [])
+        #expect(named.findings.map(\.location) == [SourceLocation(file: "notes.txt")])
+    }
+
+    @Test("display paths are relative to the working directory when under it, absolute otherwise")
+    func displayPathsInDiscovery() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("sub/a.flow.yaml")
+        let parent = (tmp.path as NSString).deletingLastPathComponent
+        let folder = (tmp.path as NSString).lastPathComponent
+
+        #expect(InputDiscovery.discover([tmp.path], workingDirectory: tmp("sub")).files.map(\.displayPath) == ["a.flow.yaml"])
+        #expect(InputDiscovery.discover([tmp.path], workingDirectory: parent).files.map(\.displayPath) == ["\(folder)/sub/a.flow.yaml"])
+        #expect(InputDiscovery.discover([tmp.path], workingDirectory: "/nonexistent-wd").files.map(\.displayPath) == [tmp("sub/a.flow.yaml")])
+        // The path to open is never rewritten.
+        #expect(InputDiscovery.discover([tmp.path], workingDirectory: parent).files.map(\.path) == [tmp("sub/a.flow.yaml")])
+    }
+
+    @Test("relative arguments are resolved against the working directory given, and shown as given")
+    func relativeArguments() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("project/flows/a.flow.yaml")
+        try tmp.write("project/b.flow.yaml")
+        try tmp.write("outside/c.flow.yaml")
+        let project = tmp("project")
+        let (files, findings) = InputDiscovery.discover(
+            ["flows", "./b.flow.yaml", "flows/../b.flow.yaml", "../outside/c.flow.yaml", "missing.flow.yaml", "../README.md"],
+            workingDirectory: project)
+        #expect(files.map(\.displayPath) == ["../outside/c.flow.yaml", "b.flow.yaml", "flows/a.flow.yaml"])
+        #expect(files.map(\.path) == [tmp("project/../outside/c.flow.yaml"), tmp("project/./b.flow.yaml"), tmp("project/flows/a.flow.yaml")])
+        #expect(findings == [
+            .invalidInput("no such file or folder", at: SourceLocation(file: "missing.flow.yaml")),
+            .invalidInput("no such file or folder", at: SourceLocation(file: "../README.md")),
+        ])
+    }
+
+    @Test("InputFile defaults: the display path is the path, the kind comes from the name")
+    func inputFileDefaults() {
+        let file = InputFile(path: "dir/x.flow.json")
+        #expect(file.displayPath == "dir/x.flow.json")
+        #expect(file.kind == .declarative)
+        #expect(InputFile(path: "a", displayPath: "b").displayPath == "b")
+    }
+
+    @Test("a path through a symbolic link is shown as named, relative to the working directory")
+    func displayPathThroughLink() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("real/r.flow.yaml")
+        try tmp.link("alias", to: tmp("real"))
+        try tmp.write("outside/o.flow.yaml")
+        try tmp.write("wd/w.flow.yaml")
+        try tmp.link("wd/link", to: tmp("outside"))
+        try tmp.link("wd-link", to: tmp("wd"))
+        #expect(InputDiscovery.displayPath(tmp("alias/r.flow.yaml"), tmp.path) == "alias/r.flow.yaml")
+        let explicit = InputDiscovery.discover([tmp("alias/r.flow.yaml")], workingDirectory: tmp.path)
+        #expect(explicit.files.map(\.path) == [tmp("alias/r.flow.yaml")])
+        #expect(explicit.files.map(\.displayPath) == ["alias/r.flow.yaml"])
+        let walked = InputDiscovery.discover([tmp("wd")], workingDirectory: tmp("wd"))
+        #expect(walked.files.map(\.path) == [tmp("wd/link/o.flow.yaml"), tmp("wd/w.flow.yaml")])
+        #expect(walked.files.map(\.displayPath) == ["link/o.flow.yaml", "w.flow.yaml"])
+        // A working directory named through a link is compared as named, too.
+        let viaLink = InputDiscovery.discover([tmp("wd-link")], workingDirectory: tmp("wd-link"))
+        #expect(viaLink.files.map(\.displayPath) == ["link/o.flow.yaml", "w.flow.yaml"])
+    }
+
+    @Test("displayPath", arguments: [
+        ("/w/a/b.flow.yaml", "/w", "a/b.flow.yaml"),
+        ("/w/a/b.flow.yaml", "/w/", "a/b.flow.yaml"),
+        ("a/./b/../c.flow.yaml", "/w", "a/c.flow.yaml"),
+        ("./c.flow.yaml", "/w", "c.flow.yaml"),
+        ("/other/x.flow.yaml", "/w", "/other/x.flow.yaml"),
+        ("/wx/y.flow.yaml", "/w", "/wx/y.flow.yaml"),  // a sibling sharing a prefix is not inside
+        ("/w", "/w", "."),
+        ("/w/", "/w", "."),
+        ("../x.flow.yaml", "/w/sub", "../x.flow.yaml"),  // relative and outside: as given
+        ("/w/../other/x.flow.yaml", "/w", "/other/x.flow.yaml"),  // absolute and outside: standardised
+        ("/w/sub/../x.flow.yaml", "/w", "x.flow.yaml"),
+    ])
+    func displayPath(path: String, workingDirectory: String, expected: String) {
+        #expect(InputDiscovery.displayPath(path, workingDirectory) == expected)
+    }
+
+    @Test("no paths, no files")
+    func nothing() {
+        let (files, findings) = InputDiscovery.discover([], workingDirectory: "/")
+        #expect(files == [] && findings == [])
+    }
+}
