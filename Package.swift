@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
         // The library facade: load -> analyze -> report/render.
         .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering"]),
+        // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
+        .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens"]),
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 

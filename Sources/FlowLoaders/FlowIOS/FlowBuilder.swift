@@ -47,11 +47,14 @@ struct FlowBuilder {
         var allNodes: [Node] = []
         var dataBucket: FunctionCallExprSyntax?
         var finishBlocks: [FunctionCallExprSyntax] = []
+        var startBlocks: [FunctionCallExprSyntax] = []
         var startCall: FunctionCallExprSyntax?
         for builder in instance.calls {
             switch builder.name {
             case "setDataBucket": dataBucket = builder.call  // the last call replaces the bucket
-            case "setDidFinishBlock": finishBlocks.append(builder.call)
+            // Each setter replaces the block set before: only the last one runs.
+            case "setDidFinishBlock": finishBlocks = [builder.call]
+            case "setWillStartBlock": startBlocks = [builder.call]
             case "start": startCall = builder.call
             case "add", "addGrouped":
                 let isGroup = builder.name == "addGrouped"
@@ -84,7 +87,8 @@ struct FlowBuilder {
         }
 
         // Steps: a start, one step per node, and the finish every leaf reaches.
-        flow.steps.append(Step(id: "start", name: "start", kind: .start, location: flow.location))
+        // Will-start blocks run with the data the flow starts with; did-finish blocks with what it ends with.
+        flow.steps.append(Step(id: "start", name: "start", kind: .start, location: flow.location, reads: bucketReads(startBlocks)))
         root.stepIndex = 0
         var idCounts: [String: Int] = [:]
         func uniqueID(_ base: String) -> String {
@@ -97,7 +101,7 @@ struct FlowBuilder {
         }
         let finish = Step(id: "finish", name: "finish", kind: .end,
                           location: startCall.map { file.callLocation($0) } ?? flow.location,
-                          reads: finishReads(finishBlocks))
+                          reads: bucketReads(finishBlocks))
         let finishIndex = flow.steps.count
         flow.steps.append(finish)
         flow.entries = ["start"]
@@ -164,7 +168,10 @@ struct FlowBuilder {
             if className.hasSuffix(".self") { className = String(className.dropLast(5)) }
             className = String(className.split(separator: ".").last ?? Substring(className))
             var step = Step(id: uniqueID(className), name: className, kind: .group, location: at, implementation: className)
-            let dispatcher = call.argument("dispatcher")?.as(FunctionCallExprSyntax.self)
+            // The dispatcher, created in place or in a local (`let dispatcher = FlowArrayGroupDispatcher(...)`).
+            let dispatcherExpression = call.argument("dispatcher")
+            let dispatcher = dispatcherExpression?.as(FunctionCallExprSyntax.self)
+                ?? dispatcherExpression?.simpleName.flatMap { locals.initializers[$0]?.as(FunctionCallExprSyntax.self) }
             func string(_ label: String) -> (String?, FlowModel.SourceLocation?) {
                 guard let expression = dispatcher?.argument(label) else { return (nil, nil) }
                 let value = constants.resolve(path: expression.dottedPath ?? [], inType: ownerType) ?? expression.stringLiteralValue
@@ -183,12 +190,15 @@ struct FlowBuilder {
             }
             group.allowFailure = dispatcher?.argument("allowFailure")?.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
             step.group = group
+            // Keys that are not constants (or a dispatcher built out of sight) may be any key.
             if inputKey != nil {
                 step.reads = [group.flowRead]
             } else {
                 step.unresolved.append(.dynamicReadKey(inputLocation ?? at))
             }
-            if outputKey != nil, let write = group.flowWrite { step.writes = [write] } else if dispatcher?.argument("outputKey") != nil {
+            if outputKey != nil, let write = group.flowWrite {
+                step.writes = [write]
+            } else {
                 step.unresolved.append(.dynamicWriteKey(outputLocation ?? at))
             }
             if operation == nil { step.unresolved.append(.implementationNotFound(className)) }
@@ -221,9 +231,9 @@ struct FlowBuilder {
         }
     }
 
-    /// `flow.dataBucket["k"] as? T` (and `["k"]!`) in did-finish blocks: what the caller reads at the end.
-    /// These reads never fail the flow (a missing key is nil), so they are optional reads.
-    private func finishReads(_ calls: [FunctionCallExprSyntax]) -> [DataAccess] {
+    /// `flow.dataBucket["k"] as? T` (and `["k"]!`) in will-start and did-finish blocks. These reads
+    /// never fail the flow (a missing key is nil), so they are optional reads.
+    private func bucketReads(_ calls: [FunctionCallExprSyntax]) -> [DataAccess] {
         final class Subscripts: SyntaxVisitor {
             var found: [SubscriptCallExprSyntax] = []
             override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -235,8 +245,10 @@ struct FlowBuilder {
         }
         var reads: [DataAccess] = []
         for call in calls {
+            // The block argument only: the call's callee holds the rest of the chain before it.
             let visitor = Subscripts(viewMode: .sourceAccurate)
-            visitor.walk(call)
+            visitor.walk(call.arguments)
+            if let trailing = call.trailingClosure { visitor.walk(trailing) }
             for subscriptCall in visitor.found {
                 guard let argument = subscriptCall.arguments.first?.expression,
                       let key = constants.resolve(path: argument.dottedPath ?? [], inType: ownerType) ?? argument.stringLiteralValue else { continue }

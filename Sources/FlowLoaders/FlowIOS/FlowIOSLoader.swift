@@ -1,6 +1,7 @@
 import Dispatch
 import FlowModel
 import Foundation
+import SwiftParser
 import SwiftSyntax
 
 /// Reads Flow-iOS flows from Swift sources (`../shared/flow-libraries.md` §1).
@@ -138,10 +139,16 @@ struct FlowFinder {
                 return .skipChildren
             }
             override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+                guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return .visitChildren }
                 // A computed property written without `get { }`.
-                if case let .getter(items)? = node.accessorBlock?.accessors,
-                   let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                if case let .getter(items)? = node.accessorBlock?.accessors {
                     bodies.append((Syntax(items), name))
+                    return .skipChildren
+                }
+                // A stored property of a type whose initial value builds a flow (`let loginFlow = Flow()...`,
+                // `lazy var flow: Flow = { ... }()`).
+                if let initializer = node.initializer, node.parent?.parent?.parent?.is(MemberBlockItemSyntax.self) == true {
+                    bodies.append((Syntax(initializer.value), name))
                     return .skipChildren
                 }
                 return .visitChildren
@@ -151,13 +158,15 @@ struct FlowFinder {
         visitor.walk(file.tree)
         var result: [Flow] = []
         for (body, function) in visitor.bodies {
-            let owner = FileIndexer.enclosingTypeName(body)
+            let owner = FileIndexer.enclosingTypePath(body)
             let base = [owner, function].compactMap { $0 }.joined(separator: ".")
             let found = instances(in: body)
+            guard !found.isEmpty else { continue }
+            let locals = LocalTypes(body)  // only for bodies that build a flow: most do not
             for (n, instance) in found.enumerated() {
                 let name = found.count > 1 ? "\(base)#\(n + 1)" : base
                 result.append(FlowBuilder(file: file, operations: operations, constants: constants, ownerType: owner,
-                                          locals: LocalTypes(body)).flow(named: name, instance))
+                                          locals: locals).flow(named: name, instance))
             }
         }
         // Top-level code (a script or playground page) is one more body, named after the file.
@@ -246,5 +255,22 @@ struct FlowFinder {
             }
         }
         return nil
+    }
+}
+
+extension FlowIOSLoader {
+    /// Parses `files` with swift-syntax and does nothing else: the baseline the benchmark compares
+    /// `check` against. Returns the number of tokens, so the work cannot be optimised away.
+    public static func parseOnly(_ files: [SourceText], parallel: Bool) -> Int {
+        let counts = ResultSlots<Int>(count: files.count)
+        let work: @Sendable (Int) -> Void = { i in
+            counts[i] = Parser.parse(source: files[i].contents).tokens(viewMode: .sourceAccurate).reduce(0) { n, _ in n + 1 }
+        }
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
+        } else {
+            files.indices.forEach(work)
+        }
+        return files.indices.reduce(0) { $0 + counts[$1]! }
     }
 }

@@ -60,38 +60,39 @@ struct ClassFacts {
 }
 
 /// String constants: `static let emailKey = "email"` in a type (`Keys.emailKey`) or at file scope,
-/// and `enum Keys: String { case email }` raw values (`Keys.email.rawValue`).
+/// and `enum Keys: String { case email }` raw values (`Keys.email.rawValue`). Each is stored under
+/// its full type path (`LoginOp.Keys.user.rawValue`), so nested types of the same name in different
+/// types do not collide.
 struct ConstantTable {
-    private(set) var qualified: [String: String] = [:]
-    private var unqualified: [String: Set<String>] = [:]
+    private(set) var values: [String: String] = [:]
 
-    mutating func add(_ name: String, in type: String?, value: String) {
-        if let type { qualified["\(type).\(name)"] = value }
-        unqualified[name, default: []].insert(value)
+    /// Adds `name` declared in the type at `typePath` (`Outer.Inner`), or at file scope.
+    mutating func add(_ name: String, in typePath: String?, value: String) {
+        let key = typePath.map { "\($0).\(name)" } ?? name
+        if values[key] == nil { values[key] = value }  // files merge in order: the first declaration wins
     }
 
     mutating func merge(_ other: ConstantTable) {
-        qualified.merge(other.qualified) { a, _ in a }
-        unqualified.merge(other.unqualified) { $0.union($1) }
+        values.merge(other.values) { a, _ in a }
     }
 
-    /// The literal of a constant reference: `name` (when every constant so named has one value),
-    /// `Type.name`, `Self.name` inside `Type`, `Type.case.rawValue`.
-    func resolve(path original: [String], inType type: String?) -> String? {
+    /// The literal a constant reference names, looked up as Swift does: in the enclosing types from
+    /// the innermost out, then at file scope. A qualified path (`Keys.email`) that names no type in
+    /// that chain is still found when exactly one type path ends with it (a type in another file).
+    func resolve(path original: [String], inType typePath: String?) -> String? {
         var path = original
+        let context = typePath.map { $0.split(separator: ".").map(String.init) } ?? []
         if path.first == "self" || path.first == "Self" {
-            guard let type else { return nil }
-            path[0] = type
+            guard !context.isEmpty else { return nil }
+            path = context + path.dropFirst()
         }
-        if path.count == 1 {
-            if let type, let scoped = qualified["\(type).\(path[0])"] { return scoped }
-            if let values = unqualified[path[0]], values.count == 1 { return values.first }
-            return nil
+        for depth in stride(from: context.count, through: 0, by: -1) {
+            if let value = values[(context.prefix(depth) + path).joined(separator: ".")] { return value }
         }
-        if let value = qualified[path.joined(separator: ".")] { return value }
-        // A nested type named with its parent (`Keys.Login.email`), or a member named from inside its
-        // type: the last two components still identify it.
-        return qualified[path.suffix(path.last == "rawValue" ? 3 : 2).joined(separator: ".")]
+        guard path.count > 1 else { return nil }  // a bare name is never a member of an unrelated type
+        let suffix = "." + path.joined(separator: ".")
+        let matches = Set(values.filter { $0.key.hasSuffix(suffix) }.map(\.value))
+        return matches.count == 1 ? matches.first : nil
     }
 }
 
@@ -113,18 +114,24 @@ final class FileIndexer: SyntaxVisitor {
         return self
     }
 
-    /// The name of the type declaration or extension around `node`.
-    static func enclosingTypeName(_ node: some SyntaxProtocol) -> String? {
+    /// The path of the types (and extensions) around `node`, outermost first: `Outer.Inner`.
+    static func enclosingTypePath(_ node: some SyntaxProtocol) -> String? {
+        var names: [String] = []
         var current = node.parent
         while let node = current {
-            if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
-            if let decl = node.as(StructDeclSyntax.self) { return decl.name.text }
-            if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
-            if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
-            if let decl = node.as(ExtensionDeclSyntax.self) { return baseTypeName(decl.extendedType) }
+            if let decl = node.as(ClassDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(StructDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(EnumDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(ActorDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(ExtensionDeclSyntax.self) { names.insert(decl.extendedType.trimmedDescription, at: 0) }
             current = node.parent
         }
-        return nil
+        return names.isEmpty ? nil : names.joined(separator: ".")
+    }
+
+    /// The path of the type `node` declares: its enclosing types and its own name.
+    static func typePath(of node: some SyntaxProtocol, named name: String) -> String {
+        enclosingTypePath(node).map { "\($0).\(name)" } ?? name
     }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -132,7 +139,7 @@ final class FileIndexer: SyntaxVisitor {
         guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .visitChildren }
         let inFunction = node.enclosing(CodeBlockSyntax.self) != nil || node.enclosing(ClosureExprSyntax.self) != nil
         guard !inFunction else { return .visitChildren }
-        let type = Self.enclosingTypeName(node)
+        let type = Self.enclosingTypePath(node)
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                   let value = binding.initializer?.value.stringLiteralValue else { continue }
@@ -146,7 +153,7 @@ final class FileIndexer: SyntaxVisitor {
         let isString = enumDecl.inheritanceClause?.inheritedTypes.contains { baseTypeName($0.type) == "String" } ?? false
         guard isString else { return .visitChildren }
         let raw = node.rawValue.flatMap { $0.value.stringLiteralValue } ?? node.name.text
-        constants.add("\(node.name.text).rawValue", in: enumDecl.name.text, value: raw)
+        constants.add("\(node.name.text).rawValue", in: Self.typePath(of: enumDecl, named: enumDecl.name.text), value: raw)
         return .visitChildren
     }
 
@@ -164,13 +171,13 @@ final class FileIndexer: SyntaxVisitor {
                 }
                 if name == "primaryInputParamKey" || name == "primaryOutputParamKey",
                    let returned = Self.returnedExpression(binding) {
-                    let key = KeyExpression(returned, inType: node.name.text)
+                    let key = KeyExpression(returned, inType: Self.typePath(of: node, named: node.name.text))
                     if name == "primaryInputParamKey" { facts.primaryInput = key } else { facts.primaryOutput = key }
                 }
             }
         }
         propertyTypes[node.name.text] = properties
-        let collector = AccessCollector(file: file, typeName: node.name.text, properties: properties)
+        let collector = AccessCollector(file: file, typeName: Self.typePath(of: node, named: node.name.text), properties: properties)
         collector.walk(node.memberBlock)
         facts.reads = collector.reads
         facts.writes = collector.writes
@@ -221,21 +228,40 @@ final class AccessCollector: SyntaxVisitor {
         return .visitChildren
     }
 
-    private func key(_ expression: ExprSyntax) -> KeyExpression { KeyExpression(expression, inType: ownerName) }
+    /// The key an expression names. A bare name declared in the function (a parameter, a local, a
+    /// loop variable) is a run-time value, never a constant of the same name.
+    private func key(_ expression: ExprSyntax) -> KeyExpression {
+        if let ref = expression.as(DeclReferenceExprSyntax.self),
+           let body = Self.outermostBody(of: expression), LocalNames.declared(in: body).contains(ref.baseName.text) {
+            return .dynamic
+        }
+        return KeyExpression(expression, inType: ownerName)
+    }
+
+    /// Where a call's name is: `getData` in `self.getData(...)`.
+    private func nameLocation(_ call: FunctionCallExprSyntax) -> FlowModel.SourceLocation {
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) { return file.location(member.declName) }
+        return file.location(call.calledExpression)
+    }
 
     private func read(_ call: FunctionCallExprSyntax) -> AccessSite {
         let optional = call.argument("isOptional")?.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
         return AccessSite(key: key(call.argument("name")!), type: Self.readType(call), optional: optional,
-                          location: file.location(call.calledExpression))
+                          location: nameLocation(call))
     }
+
+    /// Locals per function body, built once however many writes the body makes.
+    private var localsByBody: [SyntaxIdentifier: LocalTypes] = [:]
 
     private func write(_ call: FunctionCallExprSyntax) -> AccessSite {
         // The value's type from the enclosing function's locals and the class's stored properties.
         let scope: Syntax = call.enclosing(CodeBlockSyntax.self).map(Syntax.init) ?? Syntax(call)
         let function = Self.outermostBody(of: call) ?? scope
-        let facts = ValueTypes.facts(call.argument("value")!, locals: LocalTypes(function, properties: properties))
+        let locals = localsByBody[function.id] ?? LocalTypes(function, properties: properties)
+        localsByBody[function.id] = locals
+        let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
         return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false,
-                          location: file.location(call.calledExpression), facts: facts)
+                          location: nameLocation(call), facts: facts)
     }
 
     /// The body of the function or accessor a call is in (closures inside it included).
@@ -253,6 +279,25 @@ final class AccessCollector: SyntaxVisitor {
         return found
     }
 
+    /// True when `node` is the only statement of a function or getter body (an implicit return).
+    static func isImplicitReturn(_ node: Syntax) -> Bool {
+        guard let item = node.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+              list.count == 1 else { return false }
+        return list.parent?.is(CodeBlockSyntax.self) == true || list.parent?.is(AccessorBlockSyntax.self) == true
+    }
+
+    /// The declared result type of the function, or the type of the computed property, around `node`.
+    static func returnType(around node: Syntax) -> TypeName? {
+        var current = node.parent
+        while let node = current {
+            if node.is(ClosureExprSyntax.self) { return nil }  // a closure's result type is not written here
+            if let function = node.as(FunctionDeclSyntax.self) { return function.signature.returnClause.flatMap { typeName($0.type) } }
+            if let binding = node.as(PatternBindingSyntax.self) { return binding.typeAnnotation.flatMap { typeName($0.type) } }
+            current = node.parent
+        }
+        return nil
+    }
+
     /// The type a `getData` call reads, from its context: `let x: T = getData(...)`, `guard let x: T = ...`,
     /// `getData(...) as? T`, `return getData(...)` in a function returning `T?`. Run-time exact: for
     /// `let x: T? = getData(...)` Swift infers the generic parameter as `T`, so the read is of `T`.
@@ -268,6 +313,10 @@ final class AccessCollector: SyntaxVisitor {
         }
         if let parent = node.parent, let cast = parent.as(AsExprSyntax.self) { return typeName(cast.type)?.unwrapped }
         while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) { node = parent }
+        // `return getData(...)`, or the single expression of a body: the function's return type.
+        if node.parent?.is(ReturnStmtSyntax.self) == true || Self.isImplicitReturn(node) {
+            return returnType(around: node)?.unwrapped.unwrappedIfImplicitlyUnwrapped
+        }
         guard let clause = node.parent?.as(InitializerClauseSyntax.self) else { return nil }
         if let binding = clause.parent?.as(PatternBindingSyntax.self), let annotation = binding.typeAnnotation {
             return typeName(annotation.type)?.unwrapped.unwrappedIfImplicitlyUnwrapped

@@ -116,25 +116,60 @@ struct ValueFacts {
 /// initialised with a value whose type syntax shows.
 struct LocalTypes {
     private var types: [String: ValueFacts] = [:]
+    /// The expression each local is initialised with, for values built before use (a dispatcher).
+    private(set) var initializers: [String: ExprSyntax] = [:]
 
     init() {}
 
-    /// The locals declared in `body` (and in the closures and blocks within it), first declaration wins.
+    /// The locals declared in `body` (and in the closures and blocks within it): the first declaration
+    /// of a name wins, and any local shadows a stored property of the same name.
     init(_ body: some SyntaxProtocol, properties: [String: TypeName] = [:]) {
-        for (name, type) in properties { types[name] = ValueFacts(type: type) }
         let collector = LocalDeclarations(viewMode: .sourceAccurate)
         collector.walk(body)
-        for (name, annotation, initializer) in collector.found where types[name] == nil || annotation != nil {
+        var declared = Set<String>()
+        for (name, annotation, initializer) in collector.found where declared.insert(name).inserted {
+            if let initializer { initializers[name] = initializer }
             if let annotation, let type = typeName(annotation) {
                 types[name] = ValueFacts(type: type.unwrappedIfImplicitlyUnwrapped)
             } else if let initializer {
-                let facts = ValueTypes.facts(initializer, locals: self)
-                if facts.type != nil { types[name] = facts }
+                types[name] = ValueTypes.facts(initializer, locals: self)
+            } else {
+                types[name] = .unknown
             }
         }
+        for (name, type) in properties where !declared.contains(name) { types[name] = ValueFacts(type: type) }
     }
 
     subscript(name: String) -> ValueFacts? { types[name] }
+}
+
+/// Every name a body declares: parameters, locals, optional bindings, loop and closure variables.
+enum LocalNames {
+    static func declared(in body: Syntax) -> Set<String> {
+        final class Names: SyntaxVisitor {
+            var names = Set<String>()
+            override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+                names.insert(node.identifier.text)
+                return .visitChildren
+            }
+            override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+                names.insert((node.secondName ?? node.firstName).text)
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+                names.insert(node.name.text)
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+                names.insert((node.secondName ?? node.firstName).text)
+                return .visitChildren
+            }
+        }
+        let visitor = Names(viewMode: .sourceAccurate)
+        // The function's own parameters are in its signature, outside the body.
+        visitor.walk(Syntax(body).parent?.as(FunctionDeclSyntax.self).map(Syntax.init) ?? Syntax(body))
+        return visitor.names
+    }
 }
 
 /// The local names declared in a body, with their annotations and initial values.

@@ -102,11 +102,13 @@ public struct TypeMismatchRule: Rule {
         guard !typed.isEmpty else { return nil }
         let location = read.location ?? step.location
         if let readType = read.type {
-            let wrong = typed.filter { definition in
-                // Elements of a known array are checked one by one by the group check instead.
-                if step.group?.inputKey == read.key, definition.access.elementTypes != nil { return false }
-                return !definition.access.type!.isCompatible(withRead: readType)
+            // A group's input is checked element by element (and "not an array") by `checkElements`
+            // whenever the grouped operation's element read is typed: one defect, one finding.
+            if let group = step.group, group.inputKey == read.key,
+               group.elementReads.contains(where: { $0.key == group.elementKey && $0.type != nil }) {
+                return nil
             }
+            let wrong = typed.filter { !$0.access.type!.isCompatible(withRead: readType) }
             guard !wrong.isEmpty else { return nil }
             let sources = wrong.map { "as \($0.access.type!) by \(describe($0, context))" }.joined(separator: " and ")
             let placement = context.placement(of: step, findingAt: location)
