@@ -46,7 +46,7 @@ public struct SourceLoader: Sendable {
     func strategy(for kind: SourceKind) -> Strategy {
         switch kind {
         case .declarative: return .perFile(DeclarativeLoader())
-        case .swift: return .batch(FlowIOSLoader())
+        case .swift: return .batch(SwiftSourcesLoader())
         }
     }
 

@@ -153,6 +153,25 @@ public enum Unresolved: Hashable, Sendable {
     }
 }
 
+/// A call a step's code makes, recorded by loaders for rules about what a step touches (a background
+/// task that updates the UI). Rules never parse: this is the fact they read.
+public struct CallSite: Hashable, Sendable {
+    /// What the method is called on, as written (`view`, `self.navigationController`, `UIAlertView`);
+    /// nil for a call without a receiver.
+    public var receiver: String?
+    /// The method (or initializer's type) called.
+    public var name: String
+    /// Where the call is.
+    public var location: SourceLocation?
+
+    /// Creates a call site.
+    public init(receiver: String?, name: String, location: SourceLocation?) {
+        self.receiver = receiver
+        self.name = name
+        self.location = location
+    }
+}
+
 /// A node of a flow.
 public struct Step: Hashable, Sendable {
     /// Stable within its flow: a declared id, a variable name, a state name. Baselines key on it.
@@ -187,6 +206,8 @@ public struct Step: Hashable, Sendable {
     public var details: [String]
     /// What the loader could not know about the step's data accesses.
     public var unresolved: [Unresolved] = []
+    /// Calls the step's code makes, where a loader records them.
+    public var calls: [CallSite] = []
 
     /// Creates a step; `name` defaults to the id.
     public init(id: String, name: String? = nil, kind: StepKind = .operation, location: SourceLocation? = nil,
@@ -283,6 +304,21 @@ public struct Transition: Hashable, Sendable {
     public var displayLabel: String? { label ?? condition?.text }
 }
 
+/// Something about a flow that its loader recognised but could not read from the source alone (a
+/// Syrup progression driven by flags): said, never guessed.
+public struct Limitation: Hashable, Sendable {
+    /// What could not be read, and why, in a sentence.
+    public var message: String
+    /// Where.
+    public var location: SourceLocation?
+
+    /// Creates a limitation.
+    public init(message: String, location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+}
+
 /// One flow: steps, transitions, and the data it starts with.
 public struct Flow: Hashable, Sendable {
     /// Unique within a graph; stable across runs (baselines and file names derive from it).
@@ -314,6 +350,8 @@ public struct Flow: Hashable, Sendable {
     public var parent: String?
     /// Free text from the definition.
     public var summary: String?
+    /// What the loader could not read statically (reported as notes by `unanalyzable-flow`).
+    public var limitations: [Limitation] = []
 
     /// Creates a flow.
     public init(id: String, name: String? = nil, kind: FlowKind, location: SourceLocation? = nil,

@@ -108,6 +108,8 @@ public enum RuleRegistry {
         UnmatchedCaseRule.self,
         NestedCaseRule.self,
         UnknownOperationRule.self,
+        StuckStepRule.self,
+        UnanalyzableFlowRule.self,
     ]
 
     /// The descriptions of all rules.

@@ -54,6 +54,7 @@ let plantedDefects: Set<String> = [
     "samples/declarative/broken/unknown-step.flow.yaml:16 unknown-step",
     "samples/declarative/broken/unreachable-step.flow.yaml:20 unreachable-step",
     "samples/declarative/broken/unused-data-key.flow.yaml:16 unused-data-key",
+    "samples/declarative/broken/stuck-step.flow.yaml:15 stuck-step",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:47 unmatched-case",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:96 unmatched-case",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:109 unmatched-case",
@@ -80,7 +81,7 @@ struct CheckCommandTests {
         }
         #expect(Set(found) == plantedDefects)
         #expect(found.count == plantedDefects.count)
-        #expect(run.stderr == "15 errors, 7 warnings in 28 flows (26 files)\n")
+        #expect(run.stderr == "16 errors, 7 warnings in 29 flows (27 files)\n")
     }
 
     @Test("lines have the documented shape file:line:col: severity: message [rule-id]")
@@ -134,7 +135,7 @@ struct CheckCommandTests {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(root["schemaVersion"] as? Int == 1)
         let summary = try #require(root["summary"] as? [String: Int])
-        #expect(summary == ["files": 26, "flows": 28, "steps": summary["steps"]!, "errors": 15, "warnings": 7, "notes": 0])
+        #expect(summary == ["files": 27, "flows": 29, "steps": summary["steps"]!, "errors": 16, "warnings": 7, "notes": 0])
         let findings = try #require(root["findings"] as? [[String: Any]])
         for finding in findings {
             let file = try #require((finding["location"] as? [String: Any])?["file"] as? String)
@@ -219,7 +220,7 @@ struct ExportCommandTests {
         _ = try flowlens(["export", "samples/declarative", "-o", a])
         _ = try flowlens(["export", "samples/declarative", "-o", b])
         let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
-        #expect(names.count == 15)
+        #expect(names.count == 16)
         for name in names {
             #expect(FileManager.default.contents(atPath: a + "/" + name) == FileManager.default.contents(atPath: b + "/" + name), "\(name)")
         }

@@ -154,7 +154,7 @@ struct SourceLoaderTests {
             Issue.record("Swift sources are loaded together")
             return
         }
-        #expect(swift is FlowIOSLoader)
+        #expect(swift is SwiftSourcesLoader)
     }
 
     @Test("the test fixtures folder, discovered from the bundle: JSON and YAML define the same ids")

@@ -40,7 +40,7 @@ struct RuleExampleTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
-                        "unknown-operation"])
+                        "unknown-operation", "stuck-step", "unanalyzable-flow"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
@@ -48,7 +48,9 @@ struct RuleExampleTests {
     func severities() {
         for rule in RuleRegistry.descriptions {
             let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation"]
-            #expect(rule.severity == (warnings.contains(rule.id) ? .warning : .error), "\(rule.id)")
+            let notes = ["unanalyzable-flow"]
+            let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
+            #expect(rule.severity == expected, "\(rule.id)")
         }
     }
 

@@ -10,35 +10,37 @@ import SwiftSyntax
 /// calls and primary-key overrides. Pass 2 finds every flow (`Flow()` chains and `Flow` variables
 /// built by separate statements), replays its builder calls exactly as Flow-iOS builds its operation
 /// tree, and turns the tree into the IR with each operation's reads and writes resolved through its
-/// class hierarchy. Files are parsed on all cores; output order follows the files and positions.
+/// class hierarchy. Both passes run on all cores; output order follows the files and positions.
 public struct FlowIOSLoader: BatchFlowLoader {
     /// Creates the loader.
     public init() {}
 
     public func load(_ files: [SourceText]) -> FlowGraph {
-        // Parse and index every file in parallel; merge in file order so results never depend on timing.
-        let slots = ResultSlots<(ParsedSwiftFile, FileIndexer)>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let parsed = ParsedSwiftFile(files[i])
-            slots[i] = (parsed, FileIndexer(parsed).run())
+        FlowGraph(flows: flows(in: SwiftSources.parse(files)))
+    }
+
+    /// The Flow-iOS flows in already parsed files.
+    func flows(in parsed: [ParsedSwiftFile]) -> [Flow] {
+        // Index every file in parallel; merge in file order so results never depend on timing.
+        let slots = ResultSlots<FileIndexer>(count: parsed.count)
+        DispatchQueue.concurrentPerform(iterations: parsed.count) { i in
+            slots[i] = FileIndexer(parsed[i]).run()
         }
         var constants = ConstantTable()
         var classes: [String: ClassFacts] = [:]
-        var parsed: [ParsedSwiftFile] = []
-        for i in files.indices {
-            let (file, index) = slots[i]!
-            parsed.append(file)
+        for i in parsed.indices {
+            let index = slots[i]!
             constants.merge(index.constants)
             for facts in index.classes where classes[facts.name] == nil { classes[facts.name] = facts }
         }
         let operations = OperationCatalog(classes: classes, constants: constants)
-        let files = parsed, table = constants
+        let table = constants
 
         let flowSlots = ResultSlots<[Flow]>(count: parsed.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            flowSlots[i] = FlowFinder(file: files[i], operations: operations, constants: table).flows()
+        DispatchQueue.concurrentPerform(iterations: parsed.count) { i in
+            flowSlots[i] = FlowFinder(file: parsed[i], operations: operations, constants: table).flows()
         }
-        return FlowGraph(flows: files.indices.flatMap { flowSlots[$0]! })
+        return parsed.indices.flatMap { flowSlots[$0]! }
     }
 }
 

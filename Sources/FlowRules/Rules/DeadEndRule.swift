@@ -76,7 +76,8 @@ public struct DeadEndRule: Rule {
         })
         guard !trapped.isEmpty else { return findings }
         let leadsToStuck = FlowAnalysis.closure(from: Array(stuck), next: { analysis.predecessors[$0].map(\.from) })
-        let loops = trapped.subtracting(leadsToStuck)
+        // A step that only leads back to itself is `stuck-step`'s, not a loop of its own here.
+        let loops = trapped.subtracting(leadsToStuck).filter { !StuckStepRule.isStuck($0, in: analysis) }
         for component in Self.bottomComponents(of: loops, successors: { analysis.successors[$0].map(\.to) }) {
             let first = component.min()!
             let names = component.sorted().map { "'\(analysis.step($0).name)'" }.joined(separator: ", ")

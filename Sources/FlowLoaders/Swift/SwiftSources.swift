@@ -1,0 +1,36 @@
+import Dispatch
+import FlowModel
+
+/// Reads every Swift-based library's flows from one set of Swift files, parsing each file once.
+///
+/// Swift sources are loaded together because their meaning spans files (an operation class defined
+/// in one file is added to a flow in another). Each library has a reader over the parsed files; a
+/// new Swift library is one more line in `readers`.
+public struct SwiftSourcesLoader: BatchFlowLoader {
+    /// Creates the loader.
+    public init() {}
+
+    public func load(_ files: [SourceText]) -> FlowGraph {
+        let parsed = SwiftSources.parse(files)
+        var graph = FlowGraph()
+        for read in SwiftSources.readers { graph.merge(read(parsed)) }
+        return graph
+    }
+}
+
+/// The parsed Swift files of a run, and the readers that find flows in them.
+enum SwiftSources {
+    /// One reader per Swift library, in a fixed order.
+    static let readers: [@Sendable ([ParsedSwiftFile]) -> FlowGraph] = [
+        { FlowGraph(flows: FlowIOSLoader().flows(in: $0)) },
+    ]
+
+    /// Parses `files` on all cores, in the order given.
+    static func parse(_ files: [SourceText]) -> [ParsedSwiftFile] {
+        let slots = ResultSlots<ParsedSwiftFile>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            slots[i] = ParsedSwiftFile(files[i])
+        }
+        return files.indices.map { slots[$0]! }
+    }
+}

@@ -1,0 +1,56 @@
+import FlowModel
+
+/// `stuck-step`: a step whose every way on leads back to itself, so the flow can never leave it.
+public struct StuckStepRule: Rule {
+    public static let description = RuleDescription(
+        id: "stuck-step",
+        severity: .error,
+        summary: "A step that is not an end can only stay where it is: the flow never finishes.",
+        rationale: """
+            A Syrup case whose branch neither changes `self`, returns a `Deferred`, nor throws leaves \\
+            the progression in the same case on every update, so it never finishes. In any flow, a \\
+            step whose only transitions lead back to itself is stuck in the same way.
+            """,
+        triggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Polling forever
+                steps:
+                  - {id: start, next: poll}
+                  - {id: poll, next: poll} # finding
+                  - {id: done, kind: end}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Polling until ready
+                steps:
+                  - {id: start, next: poll}
+                  - {id: poll, next: [{to: poll, when: pending}, {to: done, otherwise: true}]}
+                  - {id: done, kind: end}
+            """,
+        ])
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let analysis = context.analysis
+        return analysis.uniqueSteps.compactMap { i in
+            let step = analysis.step(i)
+            guard Self.isStuck(i, in: analysis) else { return nil }
+            return context.finding(Self.description,
+                                   "step '\(step.name)' never moves on: its only way on leads back to itself, so the flow never finishes",
+                                   at: step.location, step: step.id)
+        }
+    }
+
+    /// True for a non-exit step with transitions that all lead back to it.
+    static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
+        let step = analysis.step(i)
+        let leaving = analysis.flow.transitions.filter { $0.from == step.id }
+        return !step.isExit && !leaving.isEmpty && leaving.allSatisfy { $0.to == step.id }
+    }
+}

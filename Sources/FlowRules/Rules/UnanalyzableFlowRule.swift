@@ -1,0 +1,47 @@
+import FlowModel
+
+/// `unanalyzable-flow`: a flow whose loader could not read part of it from the source alone.
+public struct UnanalyzableFlowRule: Rule {
+    public static let description = RuleDescription(
+        id: "unanalyzable-flow",
+        severity: .note,
+        summary: "A flow is recognised, but part of it cannot be read from the source alone.",
+        rationale: """
+            Some flows are decided at run time (a Syrup progression driven by flags in a struct, not \\
+            by enum cases). FlowLens says so instead of guessing, so that a clean report is never \\
+            mistaken for a checked flow. Check such a flow with the reflection API from a test.
+            """,
+        triggeringExamples: [
+            """
+            struct FileAccessProgression: Progression {
+                let fileURL: URL
+                private var done = false
+                mutating func updateOrDeferNext() throws -> Deferred<FileAccessProgression>? { // finding
+                    done = true
+                    return nil
+                }
+                typealias Result = Bool
+                var result: Bool? { done ? true : nil }
+            }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            version: 1
+            flows:
+              - name: Read from its source
+                steps:
+                  - {id: a, next: done}
+                  - {id: done, kind: end}
+            """,
+        ],
+        exampleFileName: "Example.swift")
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        context.flow.limitations.map { limitation in
+            context.finding(Self.description, limitation.message, at: limitation.location ?? context.flow.location)
+        }
+    }
+}
