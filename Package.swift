@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "flowlens", targets: ["flowlens"]),
         .library(name: "FlowLens", targets: ["FlowLens"]),
+        .library(name: "FlowLensTesting", targets: ["FlowLensTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,8 +32,12 @@ let package = Package(
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         // DOTBuilder (pure) and the one file that calls the C library.
         .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
+        // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
+        .target(name: "FlowReflection", dependencies: ["FlowModel"]),
         // The library facade: load -> analyze -> report/render.
-        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering"]),
+        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering", "FlowReflection"]),
+        // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.
+        .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
         .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens"]),
         // The thin CLI.
@@ -41,12 +46,13 @@ let package = Package(
         // Helpers shared by the test targets (in-memory loading, golden files); not part of the product.
         .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),
         .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
-        .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
         .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowReflectionTests", dependencies: ["FlowLensTesting", "FlowLensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build --product flowlens
 swift test "$@"
+# The example package of the reflection API (samples/reflection): it builds FlowLens as a dependency.
+swift test --package-path samples/reflection

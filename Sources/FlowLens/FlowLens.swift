@@ -1,5 +1,6 @@
 @_exported import FlowLoaders
 @_exported import FlowModel
+@_exported import FlowReflection
 @_exported import FlowRendering
 @_exported import FlowReporters
 @_exported import FlowRules

@@ -47,6 +47,7 @@ public struct SourceLoader: Sendable {
         switch kind {
         case .declarative: return .perFile(DeclarativeLoader())
         case .swift: return .batch(SwiftSourcesLoader())
+        case .ruby: return .perFile(ElevateLoader())
         }
     }
 

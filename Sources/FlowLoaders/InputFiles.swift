@@ -7,17 +7,20 @@ public enum SourceKind: String, Sendable, CaseIterable {
     case declarative
     /// `*.swift`: Flow-iOS flows and their operation classes, read together.
     case swift
+    /// `*.rb`: Elevate tasks in RubyMotion sources, one file at a time.
+    case ruby
 
     /// The kind of a file, from its name; nil for files FlowLens does not read.
     public static func of(path: String) -> SourceKind? {
         let name = (path as NSString).lastPathComponent.lowercased()
         if [".flow.yaml", ".flow.yml", ".flow.json"].contains(where: name.hasSuffix) { return .declarative }
         if name.hasSuffix(".swift") { return .swift }
+        if name.hasSuffix(".rb") { return .ruby }
         return nil
     }
 
     /// Human-readable list of the file names each kind reads, for help and errors.
-    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift"
+    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb"
 }
 
 /// One file to load.

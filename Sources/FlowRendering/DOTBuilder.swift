@@ -149,7 +149,13 @@ public struct DOTBuilder: Sendable {
             kindsShown.insert("subflow")
         default:
             rows.append(name)
-            kindsShown.insert("step")
+            if step.terminal {
+                // A state that ends the flow (a Syrup case whose `result` is non-nil) is drawn as an end.
+                attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
+                kindsShown.insert("end")
+            } else {
+                kindsShown.insert("step")
+            }
         }
         if let content = step.contentType {
             let result = step.resultType.map { " → \(Self.html($0.spelling))" } ?? ""

@@ -110,6 +110,8 @@ public enum RuleRegistry {
         UnknownOperationRule.self,
         StuckStepRule.self,
         UnanalyzableFlowRule.self,
+        ContentNeverSetRule.self,
+        UIAccessInTaskRule.self,
     ]
 
     /// The descriptions of all rules.

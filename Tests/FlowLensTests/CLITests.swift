@@ -41,7 +41,7 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-/// The planted defects of samples/: file, line, rule (see samples/README.md and samples/flow-ios/README.md).
+/// The planted defects of samples/: file, line, rule (see the README.md of samples/ and of each sample folder).
 let plantedDefects: Set<String> = [
     "samples/declarative/broken/dead-end-loop.flow.yaml:19 dead-end",
     "samples/declarative/broken/dead-end.flow.yaml:25 dead-end",
@@ -50,11 +50,13 @@ let plantedDefects: Set<String> = [
     "samples/declarative/broken/invalid-input.flow.yaml:13 invalid-input",
     "samples/declarative/broken/invalid-version.flow.json:3 invalid-input",
     "samples/declarative/broken/missing-data-key.flow.yaml:33 missing-data-key",
+    "samples/declarative/broken/stuck-step.flow.yaml:15 stuck-step",
     "samples/declarative/broken/type-mismatch.flow.yaml:32 type-mismatch",
     "samples/declarative/broken/unknown-step.flow.yaml:16 unknown-step",
     "samples/declarative/broken/unreachable-step.flow.yaml:20 unreachable-step",
     "samples/declarative/broken/unused-data-key.flow.yaml:16 unused-data-key",
-    "samples/declarative/broken/stuck-step.flow.yaml:15 stuck-step",
+    "samples/elevate/app/controllers/broken/feed_controller.rb:19 ui-access-in-task",
+    "samples/elevate/app/controllers/broken/profile_controller.rb:21 missing-data-key",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:47 unmatched-case",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:96 unmatched-case",
     "samples/flow-ios/PhotoShare/Controllers/BrokenFlowsViewController.swift:109 unmatched-case",
@@ -66,6 +68,14 @@ let plantedDefects: Set<String> = [
     "samples/flow-ios/PhotoShare/Operations/LoginOperations.swift:24 type-mismatch",
     "samples/flow-ios/PhotoShare/Operations/LoginOperations.swift:51 unused-data-key",
     "samples/flow-ios/PhotoShare/Operations/SharingOperations.swift:37 missing-data-key",
+    "samples/flowstate/ProfileApp/Coordinators/AccountSettingsFlows.swift:48 unreachable-step",
+    "samples/flowstate/ProfileApp/Coordinators/AccountSettingsFlows.swift:73 unknown-step",
+    "samples/flowstate/ProfileApp/Coordinators/AccountSettingsFlows.swift:99 type-mismatch",
+    "samples/flowstate/ProfileApp/Coordinators/AccountSettingsFlows.swift:127 content-never-set",
+    "samples/syrup/FileAccessProgression.swift:21 unanalyzable-flow",
+    "samples/syrup/broken/DeadEndCheckoutProgression.swift:11 dead-end",
+    "samples/syrup/broken/StuckUploadProgression.swift:10 stuck-step",
+    "samples/syrup/broken/UnreachableFaxProgression.swift:13 unreachable-step",
 ]
 
 @Suite("flowlens check", .serialized)
@@ -81,7 +91,7 @@ struct CheckCommandTests {
         }
         #expect(Set(found) == plantedDefects)
         #expect(found.count == plantedDefects.count)
-        #expect(run.stderr == "16 errors, 7 warnings in 29 flows (27 files)\n")
+        #expect(run.stderr == "23 errors, 8 warnings, 2 notes in 49 flows (52 files)\n")
     }
 
     @Test("lines have the documented shape file:line:col: severity: message [rule-id]")
@@ -135,7 +145,7 @@ struct CheckCommandTests {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(root["schemaVersion"] as? Int == 1)
         let summary = try #require(root["summary"] as? [String: Int])
-        #expect(summary == ["files": 27, "flows": 29, "steps": summary["steps"]!, "errors": 16, "warnings": 7, "notes": 0])
+        #expect(summary == ["files": 52, "flows": 49, "steps": summary["steps"]!, "errors": 23, "warnings": 8, "notes": 2])
         let findings = try #require(root["findings"] as? [[String: Any]])
         for finding in findings {
             let file = try #require((finding["location"] as? [String: Any])?["file"] as? String)

@@ -21,10 +21,15 @@ struct InputDiscoveryTests {
         #expect(SourceKind.of(path: name) == .swift)
     }
 
+    @Test("Ruby files are read as Elevate sources", arguments: ["login_controller.rb", "app/Controllers/Artwork.RB"])
+    func rubyKind(name: String) {
+        #expect(SourceKind.of(path: name) == .ruby)
+    }
+
     @Test("the patterns description lists every pattern")
     func patterns() {
-        #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift")
-        #expect(SourceKind.allCases == [.declarative, .swift])
+        #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb")
+        #expect(SourceKind.allCases == [.declarative, .swift, .ruby])
     }
 
     @Test("folders are walked recursively; hidden entries and other files are skipped; results are sorted")
@@ -135,7 +140,7 @@ struct InputDiscoveryTests {
             workingDirectory: tmp.path)
         let expected = [
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "missing.flow.yaml")),
-            Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift)",
+            Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb)",
                                  at: SourceLocation(file: "README.md")),
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "dangling.flow.yaml")),
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "no/such/folder")),

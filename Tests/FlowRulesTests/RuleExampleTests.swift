@@ -40,15 +40,15 @@ struct RuleExampleTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
-                        "unknown-operation", "stuck-step", "unanalyzable-flow"])
+                        "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
     @Test("severities are the documented ones")
     func severities() {
         for rule in RuleRegistry.descriptions {
-            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation"]
-            let notes = ["unanalyzable-flow"]
+            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task"]
+            let notes = ["unanalyzable-flow", "content-never-set"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")
         }

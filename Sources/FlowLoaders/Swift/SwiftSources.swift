@@ -23,6 +23,8 @@ enum SwiftSources {
     /// One reader per Swift library, in a fixed order.
     static let readers: [@Sendable ([ParsedSwiftFile]) -> FlowGraph] = [
         { FlowGraph(flows: FlowIOSLoader().flows(in: $0)) },
+        { FlowGraph(flows: FlowStateReader().flows(in: $0)) },
+        { FlowGraph(flows: SyrupReader().flows(in: $0)) },
     ]
 
     /// Parses `files` on all cores, in the order given.
