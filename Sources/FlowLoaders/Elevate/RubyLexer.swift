@@ -208,6 +208,17 @@ struct RubyLexer {
     // MARK: - Code
 
     /// Lexes code until the end of input, or (inside `#{}`) the `}` closing the interpolation.
+    /// Lexes an interpolation `#{ … }` in a string or heredoc; `pos` is at the `#`.
+    private mutating func lexInterpolation() {
+        let il = line, icol = column, istart = pos
+        pos += 2
+        emit(.interpolationStart, "#{", from: istart, line: il, column: icol)
+        lexCode(untilClosingBrace: true)
+        let el = line, ecol = column, estart = pos
+        if pos < s.count { pos += 1 }
+        emit(.interpolationEnd, "}", from: estart, line: el, column: ecol)
+    }
+
     private mutating func lexCode(untilClosingBrace: Bool) {
         var braceDepth = 0
         while pos < s.count {
@@ -517,13 +528,7 @@ struct RubyLexer {
             }
             if interpolating, c == "#", peek(1) == "{" {
                 plain = false
-                let il = line, icol = column, istart = pos
-                pos += 2
-                emit(.interpolationStart, "#{", from: istart, line: il, column: icol)
-                lexCode(untilClosingBrace: true)
-                let el = line, ecol = column, estart = pos
-                if pos < s.count { pos += 1 }
-                emit(.interpolationEnd, "}", from: estart, line: el, column: ecol)
+                lexInterpolation()
                 continue
             }
             value.append(c)
@@ -602,13 +607,7 @@ struct RubyLexer {
                 while pos < e {
                     if s[pos] == "\\" { pos += 2; continue }
                     if heredoc.interpolating, s[pos] == "#", pos + 1 < s.count, s[pos + 1] == "{" {
-                        let il = line, icol = column, istart = pos
-                        pos += 2
-                        emit(.interpolationStart, "#{", from: istart, line: il, column: icol)
-                        lexCode(untilClosingBrace: true)
-                        let el = line, ecol = column, estart = pos
-                        if pos < s.count { pos += 1 }
-                        emit(.interpolationEnd, "}", from: estart, line: el, column: ecol)
+                        lexInterpolation()
                         // The interpolation may have crossed lines: find this line's end again.
                         e = pos
                         while e < s.count, s[e] != "\n" { e += 1 }
