@@ -9,12 +9,6 @@ import Testing
 
 // MARK: - Helpers
 
-/// Loads in-memory files together; the file name picks the loader (`*.swift`: Flow-iOS). The same
-/// helper as `load(_:)` in Tests/Support, which this test target does not depend on.
-private func load(_ files: [(name: String, text: String)]) -> FlowGraph {
-    SourceLoader().load(files.map { SourceText(file: InputFile(path: $0.name), contents: $0.text) })
-}
-
 private func loc(_ file: String, _ line: Int, _ column: Int) -> FlowModel.SourceLocation {
     FlowModel.SourceLocation(file: file, line: line, column: column)
 }

@@ -10,11 +10,6 @@ import Testing
 
 // MARK: - Helpers
 
-/// Loads in-memory files together, as `flowlens check` loads a folder.
-private func load(_ files: [(name: String, text: String)]) -> FlowGraph {
-    SourceLoader().load(files.map { SourceText(file: InputFile(path: $0.name), contents: $0.text) })
-}
-
 /// The FlowState flows of one in-memory Swift file.
 private func flowStateFlows(_ text: String, file: String = "C.swift") -> [Flow] {
     load([(file, text)]).flows.filter { $0.kind == .flowState }

@@ -11,11 +11,6 @@ import FlowRules
 
 // MARK: - Helpers
 
-/// Loads in-memory Swift files together, as `flowlens` does (`*.swift`: every Swift reader).
-private func load(_ files: [(name: String, text: String)]) -> FlowGraph {
-    SourceLoader().load(files.map { SourceText(file: InputFile(path: $0.name), contents: $0.text) })
-}
-
 /// The Syrup flows of one in-memory file `P.swift`.
 private func progressions(_ text: String, file: String = "P.swift") -> [Flow] {
     load([(name: file, text: text)]).flows.filter { $0.kind == .syrup }

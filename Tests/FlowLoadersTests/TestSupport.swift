@@ -10,6 +10,11 @@ func load(_ text: String, file: String = testFile) -> FlowGraph {
     DeclarativeLoader().load(InputFile(path: file, displayPath: file, kind: .declarative), contents: text)
 }
 
+/// Loads in-memory files together, as `flowlens check` loads a folder: the file name picks the loader.
+func load(_ files: [(name: String, text: String)]) -> FlowGraph {
+    SourceLoader().load(files.map { SourceText(file: InputFile(path: $0.name), contents: $0.text) })
+}
+
 /// A position in the in-memory test file.
 func at(_ line: Int, _ column: Int, file: String = testFile) -> SourceLocation {
     SourceLocation(file: file, line: line, column: column)
