@@ -22,7 +22,8 @@ struct FlowLensCommand: ParsableCommand {
 
             EXIT STATUS
               0  no error findings
-              1  error findings (or, with --strict, warnings)
+              1  error findings (or, with --strict, warnings; with --max-warnings N,
+                 more than N warnings)
               2  invalid input (a file could not be read or parsed), a usage error,
                  or output that could not be written
             """,
@@ -39,14 +40,19 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
+    var maxWarnings: Int?
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
     }
 
     /// The exit status for a report.
     func status(of report: Report) -> Int32 {
         if report.hasInvalidInput { return Status.invalidInputOrUsage }
-        if !report.errors.isEmpty || (strict && !report.warnings.isEmpty) { return Status.findings }
+        let tooManyWarnings = (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
+        if !report.errors.isEmpty || tooManyWarnings { return Status.findings }
         return Status.clean
     }
 }

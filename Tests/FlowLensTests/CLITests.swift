@@ -119,6 +119,16 @@ struct CheckCommandTests {
         #expect(try flowlens(["check", "--strict", file]).status == 1)
     }
 
+    @Test("--max-warnings N fails the run only above N warnings; a negative N is a usage error")
+    func maxWarnings() throws {
+        let file = "samples/declarative/broken/unused-data-key.flow.yaml"  // one warning, no error
+        #expect(try flowlens(["check", "--max-warnings", "1", file]).status == 0)
+        #expect(try flowlens(["check", "--max-warnings", "0", file]).status == 1)
+        let negative = try flowlens(["check", "--max-warnings=-1", file])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--max-warnings takes a number of warnings"))
+    }
+
     @Test("a bad file is reported and the good ones are still analysed")
     func badAndGood() throws {
         let run = try flowlens(["check", "samples/declarative/broken/invalid-input.flow.yaml",
