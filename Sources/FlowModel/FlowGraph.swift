@@ -394,6 +394,8 @@ public struct FlowGraph: Sendable {
     public var files: [String]
     /// Findings raised while loading (`invalid-input`): files or parts of files that could not be read.
     public var loadFindings: [Finding]
+    /// The inline suppression comments in the files read, in file order.
+    public var suppressions: [Suppression] = []
 
     /// Creates a graph.
     public init(flows: [Flow] = [], files: [String] = [], loadFindings: [Finding] = []) {
@@ -407,6 +409,7 @@ public struct FlowGraph: Sendable {
         flows += other.flows
         files += other.files
         loadFindings += other.loadFindings
+        suppressions += other.suppressions
     }
 
     /// The flow with this id, else the first with this name.

@@ -42,12 +42,27 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case text
     /// The JSON report (schemaVersion 1).
     case json
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::…`): annotations.
+    case github
+    /// Checkstyle XML (Jenkins, reviewdog, Danger, code-review bots).
+    case checkstyle
+    /// JUnit XML, one suite per file (CI test-report views).
+    case junit
+    /// A Markdown summary for a pull-request comment or a job summary.
+    case markdown
+    /// SARIF 2.1.0 (one run; every rule in tool.driver.rules), for GitHub code scanning.
+    case sarif
 
     /// The reporter for the format: an exhaustive switch, so a new format cannot go unregistered.
     public var reporter: any Reporter {
         switch self {
         case .text: return TextReporter()
         case .json: return JSONReporter()
+        case .github: return GitHubReporter()
+        case .checkstyle: return CheckstyleReporter()
+        case .junit: return JUnitReporter()
+        case .markdown: return MarkdownReporter()
+        case .sarif: return SARIFReporter()
         }
     }
 }

@@ -112,6 +112,8 @@ public enum RuleRegistry {
         UnanalyzableFlowRule.self,
         ContentNeverSetRule.self,
         UIAccessInTaskRule.self,
+        UnusedSuppressionRule.self,
+        SuppressionWithoutReasonRule.self,
     ]
 
     /// The descriptions of all rules.
@@ -137,6 +139,9 @@ public struct Analyzer: Sendable {
             let context = RuleContext(analysis: session.analysis(of: flow), session: session)
             for rule in rules { findings += rule.check(context) }
         }
+        // Inline suppressions last: they apply to every finding, load findings included.
+        let known = Set(RuleRegistry.descriptions.map(\.id))
+        findings = SuppressionFilter.apply(findings, graph.suppressions, knownRules: known)
         // Deduplicate (two rules never emit the same finding, but a shared sub-flow can repeat one)
         // and sort, so the report never depends on the order of rules or flows.
         var seen = Set<Finding>()

@@ -43,6 +43,34 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
     var maxWarnings: Int?
 
+    @Option(help: ArgumentHelp("Report only findings that are not in this baseline file (see --write-baseline).", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every current finding to this baseline file, keyed by rule, flow, step and key (not lines).", valueName: "file"))
+    var writeBaseline: String?
+
+    /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
+    func report() throws -> Report {
+        let full = FlowLens.check(paths)
+        if let writeBaseline {
+            do {
+                try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write the baseline '\(writeBaseline)': \(error.localizedDescription)")
+            }
+        }
+        guard let baseline else { return full }
+        let accepted: Baseline
+        do {
+            accepted = try Baseline(json: String(contentsOfFile: baseline, encoding: .utf8))
+        } catch let error as BaselineError {
+            throw CommandFailure("cannot use the baseline '\(baseline)': \(error.description)")
+        } catch {
+            throw CommandFailure("cannot read the baseline '\(baseline)': \(error.localizedDescription)")
+        }
+        return Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
+    }
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
@@ -67,6 +95,7 @@ struct Check: ParsableCommand {
             EXAMPLES
               flowlens check samples
               flowlens check --format json Flows/checkout.flow.yaml > report.json
+              flowlens check --format github Sources            # annotations in GitHub Actions
             """)
 
     @OptionGroup var input: InputOptions
@@ -74,11 +103,25 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
     var format: ReportFormat = .text
 
+    @Option(help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
+    var color: ColorMode = .auto
+
     func run() throws {
-        let report = FlowLens.check(input.paths)
-        FileHandle.standardOutput.write(Data(format.reporter.report(report).utf8))
+        let report = try input.report()
+        FileHandle.standardOutput.write(Data(reporter(for: report).report(report).utf8))
         if format == .text { FileHandle.standardError.write(Data(TextReporter().summary(report).utf8)) }
         throw ExitCode(input.status(of: report))
+    }
+}
+
+extension Check {
+    /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
+    /// files read here (the reporter itself never touches the file system).
+    func reporter(for report: Report) -> any Reporter {
+        guard format == .text else { return format.reporter }
+        let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        guard style != .lines else { return TextReporter() }
+        return TextReporter(style: style, sources: TextReporter.sources(for: report) { try? String(contentsOfFile: $0, encoding: .utf8) })
     }
 }
 
@@ -104,7 +147,7 @@ struct Export: ParsableCommand {
     var format: ExportFormat = .svg
 
     func run() throws {
-        let report = FlowLens.analyze(FlowLens.load(input.paths))
+        let report = try input.report()
         let written: [String]
         do {
             written = try Exporter(format: format).export(report, to: output)
@@ -131,8 +174,13 @@ struct Rules: ParsableCommand {
     @Argument(help: ArgumentHelp("A rule id to explain, with its examples.", valueName: "rule-id"))
     var rule: String?
 
+    /// `rules` prints a catalogue, not a report: its own two formats.
+    enum CatalogFormat: String, CaseIterable, ExpressibleByArgument {
+        case text, json
+    }
+
     @Option(help: ArgumentHelp("Output format: text, json.", valueName: "format"))
-    var format: ReportFormat = .text
+    var format: CatalogFormat = .text
 
     func run() throws {
         let descriptions = RuleRegistry.descriptions
@@ -148,5 +196,12 @@ struct Rules: ParsableCommand {
     }
 }
 
+/// A failure the user can act on (a file that cannot be written): printed, exit status 2.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 extension ReportFormat: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}
 extension ExportFormat: ExpressibleByArgument {}

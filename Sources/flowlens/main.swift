@@ -12,6 +12,10 @@ do {
         exit(Status.invalidInputOrUsage)
     }
     if error is ExitCode || code == .success { FlowLensCommand.exit(withError: error) }
+    if let failure = error as? CommandFailure {
+        FileHandle.standardError.write(Data("flowlens: error: \(failure.description)\n".utf8))
+        exit(Status.invalidInputOrUsage)
+    }
     FileHandle.standardError.write(Data("flowlens: error: \(FlowLensCommand.message(for: error))\n".utf8))
     exit(Status.invalidInputOrUsage)
 }

@@ -369,3 +369,76 @@ struct ReadmeTests {
         #expect(ci.contains("scripts/test.sh"))
     }
 }
+
+@Suite("flowlens baseline", .serialized)
+struct BaselineCommandTests {
+    @Test("--write-baseline records today's findings; --baseline then reports only new ones")
+    func writeThenUse() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/baseline.json"
+        let first = try flowlens(["check", "samples/declarative/broken/missing-data-key.flow.yaml", "--write-baseline", file])
+        #expect(first.status == 1)  // the findings are still reported on the run that writes the baseline
+        #expect(FileManager.default.fileExists(atPath: file))
+        let second = try flowlens(["check", "samples/declarative/broken/missing-data-key.flow.yaml", "--baseline", file])
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty)
+        let other = try flowlens(["check", "samples/declarative/broken/dead-end.flow.yaml", "--baseline", file])
+        #expect(other.status == 1)
+        #expect(other.stdout.contains("[dead-end]"))
+    }
+
+    @Test("a missing or broken baseline is an error with exit 2")
+    func broken() throws {
+        let missing = try flowlens(["check", "samples/declarative/checkout.flow.yaml", "--baseline", "no/such/baseline.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("flowlens: error: cannot read the baseline 'no/such/baseline.json'"))
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "{\"version\": 3}".write(toFile: directory + "/b.json", atomically: true, encoding: .utf8)
+        let wrong = try flowlens(["check", "samples/declarative/checkout.flow.yaml", "--baseline", directory + "/b.json"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("unsupported baseline version 3"))
+        let unwritable = try flowlens(["check", "samples/declarative/checkout.flow.yaml", "--write-baseline", "README.md/x.json"])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr.contains("cannot write the baseline 'README.md/x.json'"))
+    }
+}
+
+@Suite("flowlens check formats", .serialized)
+struct FormatCommandTests {
+    static let file = "samples/declarative/broken/missing-data-key.flow.yaml"
+
+    @Test("every format prints a report and keeps the exit status", arguments: ReportFormat.allCases)
+    func formats(_ format: ReportFormat) throws {
+        let run = try flowlens(["check", "--format", format.rawValue, Self.file])
+        #expect(run.status == 1, "\(format)")
+        #expect(run.stdout.contains("missing-data-key"), "\(format)")
+    }
+
+    @Test("SARIF and GitHub output carry the finding's position")
+    func positions() throws {
+        let sarif = try flowlens(["check", "--format", "sarif", Self.file])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+        #expect(root["version"] as? String == "2.1.0")
+        #expect(sarif.stdout.contains("\"startLine\": 33"))
+        let github = try flowlens(["check", "--format", "github", Self.file])
+        #expect(github.stdout.hasPrefix("::error file=samples/declarative/broken/missing-data-key.flow.yaml,line=33,col=11,title=missing-data-key::"))
+    }
+
+    @Test("--color always shows the source line and a caret, in colour; to a pipe, auto keeps one line a finding")
+    func caret() throws {
+        let coloured = try flowlens(["check", "--color", "always", Self.file])
+        #expect(coloured.stdout.contains("deliverySlot: DateInterval"))
+        #expect(coloured.stdout.contains("^"))
+        #expect(coloured.stdout.contains("\u{1B}["))
+        let piped = try flowlens(["check", Self.file])
+        #expect(piped.stdout.split(separator: "\n").count == 1)
+        #expect(!piped.stdout.contains("\u{1B}["))
+    }
+
+    @Test("rules --format accepts only text and json")
+    func rulesFormats() throws {
+        #expect(try flowlens(["rules", "--format", "sarif"]).status == 2)
+    }
+}

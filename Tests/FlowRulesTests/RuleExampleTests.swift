@@ -40,14 +40,16 @@ struct RuleExampleTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
-                        "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task"])
+                        "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
+                        "unused-suppression", "suppression-without-reason"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
     @Test("severities are the documented ones")
     func severities() {
         for rule in RuleRegistry.descriptions {
-            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task"]
+            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task",
+                            "unused-suppression", "suppression-without-reason"]
             let notes = ["unanalyzable-flow", "content-never-set"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")

@@ -1,0 +1,54 @@
+import FlowModel
+
+/// Finds `flowlens:` suppression comments in a file's text.
+///
+/// A comment starts with the file kind's marker (`//` in Swift, `#` in YAML and Ruby, `'` in
+/// PlantUML) and has the form `flowlens:<disable|disable-next-line|enable> rule-id[, rule-id …] [-- reason]`.
+/// JSON has no comments, so JSON files cannot carry suppressions. Only lines containing `flowlens:`
+/// are looked at, so scanning costs nothing for the rest of a file.
+public enum SuppressionScanner {
+    /// The comment marker of a file, by name; nil when the format has no comments.
+    public static func commentMarker(forPath path: String) -> String? {
+        let name = path.lowercased()
+        if name.hasSuffix(".swift") { return "//" }
+        if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".rb") { return "#" }
+        if name.hasSuffix(".puml") || name.hasSuffix(".plantuml") { return "'" }
+        return nil
+    }
+
+    /// The suppressions in `text`, reported under `file`.
+    public static func scan(_ text: String, file: String, marker: String) -> [Suppression] {
+        guard text.contains("flowlens:") else { return [] }
+        var found: [Suppression] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.contains("flowlens:"), let markerRange = line.range(of: marker) else { continue }
+            var rest = line[markerRange.upperBound...].drop { $0 == " " || $0 == "\t" }
+            guard rest.hasPrefix("flowlens:") else { continue }
+            let column = line.distance(from: line.startIndex, to: markerRange.lowerBound) + 1
+            rest = rest.dropFirst("flowlens:".count)
+            let directive = rest.prefix { !$0.isWhitespace }
+            guard let kind = Suppression.Kind(rawValue: String(directive)) else { continue }
+            var body = String(rest.dropFirst(directive.count))
+            // A second comment marker ends the directive (`# flowlens:… -- reason # note`).
+            if let next = body.range(of: marker) { body = String(body[..<next.lowerBound]) }
+            var reason: String?
+            if let separator = body.range(of: "--") {
+                let text = body[separator.upperBound...].trimmingSpaces
+                reason = text.isEmpty ? nil : text
+                body = String(body[..<separator.lowerBound])
+            }
+            let rules = body.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+            found.append(Suppression(kind: kind, rules: rules, reason: reason,
+                                     location: SourceLocation(file: file, line: lineNumber, column: column)))
+        }
+        return found
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
