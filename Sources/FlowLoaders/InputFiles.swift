@@ -48,7 +48,8 @@ public struct InputFile: Hashable, Sendable {
 /// finding, never an exception, so the other paths are still analysed.
 public enum InputDiscovery {
     /// The files under `paths`, sorted by display path, and findings for paths that cannot be used.
-    public static func discover(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath)
+    public static func discover(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath,
+                                includeWalked: ((String) -> Bool)? = nil)
         -> (files: [InputFile], findings: [Finding])
     {
         let fm = FileManager.default
@@ -84,7 +85,9 @@ public enum InputDiscovery {
                     let real = canonicalPath(child)
                     guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
                     walk(child)
-                } else {
+                } else if includeWalked?(child) ?? true {
+                    // A configuration's include/exclude patterns choose among the files of a folder;
+                    // a file named explicitly is always read.
                     add(child, explicit: false)
                 }
             }

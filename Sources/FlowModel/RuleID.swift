@@ -2,6 +2,8 @@
 public enum RuleID {
     /// A file, or part of one, that cannot be read or parsed.
     public static let invalidInput = "invalid-input"
+    /// A configuration file with an unknown key, rule id or value.
+    public static let invalidConfiguration = "invalid-configuration"
 }
 
 extension Finding {

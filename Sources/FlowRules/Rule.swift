@@ -114,6 +114,7 @@ public enum RuleRegistry {
         UIAccessInTaskRule.self,
         UnusedSuppressionRule.self,
         SuppressionWithoutReasonRule.self,
+        InvalidConfigurationRule.self,
     ]
 
     /// The descriptions of all rules.

@@ -18,7 +18,9 @@ struct FlowLensCommand: ParsableCommand {
         abstract: "Find the defects in flow definitions before they run, and draw them as diagrams.",
         discussion: """
             FlowLens reads flow files (\(SourceKind.patternsDescription)), checks them with its \
-            rules (see 'flowlens rules'), and renders them with Graphviz.
+            rules (see 'flowlens rules'), and renders them with Graphviz. Settings come from the \
+            nearest .flowlens.yml in or above each path ('flowlens init' writes one; 'flowlens \
+            dump-config' prints what is in effect).
 
             EXIT STATUS
               0  no error findings
@@ -28,7 +30,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Rules.self],
+        subcommands: [Check.self, Export.self, Rules.self, DumpConfig.self, Init.self],
         defaultSubcommand: nil)
 }
 
@@ -36,6 +38,9 @@ struct FlowLensCommand: ParsableCommand {
 struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name).", valueName: "path"))
     var paths: [String] = []
+
+    @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml in or above each path.", valueName: "file"))
+    var config: String?
 
     @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
     var strict = false
@@ -51,7 +56,7 @@ struct InputOptions: ParsableArguments {
 
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
-        let full = FlowLens.check(paths)
+        let full = FlowLens.check(paths, configurationFile: config)
         if let writeBaseline {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
@@ -76,9 +81,15 @@ struct InputOptions: ParsableArguments {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
     }
 
-    /// The exit status for a report.
+    /// The configuration of the first path: where output defaults come from.
+    var configuration: Configuration { FlowLens.configuration(for: paths.first ?? ".", file: config).0 }
+
+    /// The exit status for a report; options win over the configuration's `output` defaults.
     func status(of report: Report) -> Int32 {
         if report.hasInvalidInput { return Status.invalidInputOrUsage }
+        let configuration = self.configuration
+        let strict = self.strict || configuration.strict == true
+        let maxWarnings = self.maxWarnings ?? configuration.maxWarnings
         let tooManyWarnings = (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
         if !report.errors.isEmpty || tooManyWarnings { return Status.findings }
         return Status.clean
@@ -100,14 +111,22 @@ struct Check: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
-    var format: ReportFormat = .text
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: the configuration's, else text).", valueName: "format"))
+    var formatOption: ReportFormat?
 
-    @Option(help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
-    var color: ColorMode = .auto
+    @Option(name: .customLong("color"),
+            help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
+    var colorOption: ColorMode?
+
+    /// The format: the option, else the configuration's `output.format`, else text.
+    var format: ReportFormat { formatOption ?? input.configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text }
+    /// The colour mode: the option, else the configuration's `output.color`, else auto.
+    var color: ColorMode { colorOption ?? input.configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto }
 
     func run() throws {
         let report = try input.report()
+        let format = self.format
         FileHandle.standardOutput.write(Data(reporter(for: report).report(report).utf8))
         if format == .text { FileHandle.standardError.write(Data(TextReporter().summary(report).utf8)) }
         throw ExitCode(input.status(of: report))
@@ -193,6 +212,60 @@ struct Rules: ParsableCommand {
         } else {
             print(format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions), terminator: "")
         }
+    }
+}
+
+struct DumpConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-config",
+        abstract: "Print the configuration in effect for a path.",
+        discussion: """
+            Finds the nearest .flowlens.yml in or above the path (or uses --config) and prints every \
+            setting in effect, rules the file does not name at their default severity. Problems in \
+            the file are printed as findings on standard error.
+
+            EXAMPLES
+              flowlens dump-config
+              flowlens dump-config Sources/Flows
+            """)
+
+    @Argument(help: ArgumentHelp("The file or folder whose configuration to print.", valueName: "path"))
+    var path: String = "."
+
+    @Option(help: ArgumentHelp("The configuration file to use instead of the nearest .flowlens.yml.", valueName: "file"))
+    var config: String?
+
+    func run() throws {
+        let (configuration, findings) = FlowLens.configuration(for: path, file: config)
+        print(configuration.yaml(rules: RuleRegistry.descriptions), terminator: "")
+        let problems = Report(graph: FlowGraph(), findings: findings)
+        FileHandle.standardError.write(Data(TextReporter().report(problems).utf8))
+        if problems.hasInvalidInput { throw ExitCode(Status.invalidInputOrUsage) }
+    }
+}
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a commented starter .flowlens.yml into the current folder.",
+        discussion: """
+            The file lists every rule with its severity, the include and exclude patterns, per-path \
+            overrides and output defaults, each explained. It is never overwritten without --force.
+            """)
+
+    @Flag(help: "Replace an existing .flowlens.yml.")
+    var force = false
+
+    func run() throws {
+        let path = ConfigurationLoader.fileName
+        if FileManager.default.fileExists(atPath: path), !force {
+            throw CommandFailure("\(path) already exists; use --force to replace it")
+        }
+        do {
+            try Data(Configuration.starter(rules: RuleRegistry.descriptions).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
     }
 }
 

@@ -358,7 +358,8 @@ struct ReadmeTests {
     @Test("every subcommand, format and exit status is documented")
     func commands() {
         let formats = ReportFormat.allCases.map { "--format \($0.rawValue)" } + ExportFormat.allCases.map { "`\($0.rawValue)`" }
-        let texts = ["flowlens check", "flowlens export", "flowlens rules", "scripts/setup.sh", "scripts/test.sh",
+        let texts = ["flowlens check", "flowlens export", "flowlens rules", "flowlens dump-config", "flowlens init",
+                     "scripts/setup.sh", "scripts/test.sh",
                      "| 0 |", "| 1 |", "| 2 |"] + formats
         for text in texts { #expect(readme.contains(text), "\(text)") }
     }
@@ -440,5 +441,95 @@ struct FormatCommandTests {
     @Test("rules --format accepts only text and json")
     func rulesFormats() throws {
         #expect(try flowlens(["rules", "--format", "sarif"]).status == 2)
+    }
+}
+
+@Suite("flowlens configuration", .serialized)
+struct ConfigurationCommandTests {
+    /// A project folder with a configuration, three flows (one in Legacy/, one in Generated/).
+    func project() throws -> String {
+        let root = try temporaryDirectory()
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/Flows/Legacy", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/Flows/Generated", withIntermediateDirectories: true)
+        for (from, to) in [("unused-data-key", "Flows/search.flow.yaml"), ("missing-data-key", "Flows/Legacy/delivery.flow.yaml"),
+                           ("dead-end", "Flows/Generated/stock.flow.yaml")] {
+            try fm.copyItem(atPath: packageRoot + "/samples/declarative/broken/\(from).flow.yaml", toPath: root + "/" + to)
+        }
+        try """
+            version: 1
+            rules:
+              unused-data-key: off
+              missing-data-kye: warning
+            exclude: ["**/Generated/**"]
+            overrides:
+              - paths: ["Flows/Legacy/**"]
+                rules: {missing-data-key: warning}
+            output: {format: github}
+            """.write(toFile: root + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        return root
+    }
+
+    @Test("found by walking up: rules off, severities, excludes, per-path overrides, output defaults, unknown ids")
+    func walkUp() throws {
+        let root = try project()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = try flowlens(["check", "Flows", "--format", "text"], in: root)
+        #expect(run.status == 0)  // the only error became a warning; the unused key is off; Generated/ is not read
+        #expect(run.stdout == """
+            .flowlens.yml:4:3: warning: unknown rule id 'missing-data-kye' in .flowlens.yml; did you mean 'missing-data-key'? [invalid-configuration]
+            Flows/Legacy/delivery.flow.yaml:33:11: warning: step 'Show summary' reads 'deliverySlot', but it is not set on every path: it is missing on 'chooseDelivery' —[otherwise]→ 'choosePickupStore' → 'deliveryChosen' → 'Show summary' [missing-data-key]
+
+            """)
+        // From a folder below, the same file governs; its output format is the default.
+        let below = try flowlens(["check", "."], in: root + "/Flows/Legacy")
+        #expect(below.stdout.hasPrefix("::warning file="))
+        // A file named explicitly is read even when excluded.
+        let explicit = try flowlens(["check", "--format", "text", "Flows/Generated/stock.flow.yaml"], in: root)
+        #expect(explicit.stdout.contains("[dead-end]"))
+    }
+
+    @Test("--config replaces the nearest file; dump-config prints the settings in effect")
+    func explicitAndDump() throws {
+        let root = try project()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "version: 1\nrules: {dead-end: off}\n".write(toFile: root + "/other.yml", atomically: true, encoding: .utf8)
+        let run = try flowlens(["check", "--config", "other.yml", "--format", "text", "Flows/Generated/stock.flow.yaml"], in: root)
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        let dump = try flowlens(["dump-config"], in: root)
+        #expect(dump.stdout.hasPrefix("# Effective FlowLens configuration, from .flowlens.yml\nversion: 1\nrules:\n"))
+        #expect(dump.stdout.contains("  unused-data-key: off\n"))
+        #expect(dump.stdout.contains("  dead-end: error  # default\n"))
+        #expect(dump.stdout.contains("exclude: [\"**/Generated/**\"]\n"))
+        #expect(dump.stderr.contains("[invalid-configuration]"))
+        let defaults = try flowlens(["dump-config", NSTemporaryDirectory()])
+        #expect(defaults.stdout.contains("built-in defaults"))
+    }
+
+    @Test("init writes a starter that reads back cleanly, and never overwrites without --force")
+    func initCommand() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try flowlens(["init"], in: root).status == 0)
+        let text = try String(contentsOfFile: root + "/.flowlens.yml", encoding: .utf8)
+        for rule in RuleRegistry.descriptions { #expect(text.contains("# \(rule.id): \(rule.severity.rawValue)")) }
+        let dump = try flowlens(["dump-config"], in: root)
+        #expect(dump.stderr.isEmpty, "\(dump.stderr)")
+        let again = try flowlens(["init"], in: root)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains(".flowlens.yml already exists; use --force to replace it"))
+        #expect(try flowlens(["init", "--force"], in: root).status == 0)
+    }
+
+    @Test("a configuration that cannot be parsed is invalid input (exit 2)")
+    func unparsable() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "rules: [unclosed\n".write(toFile: root + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: packageRoot + "/samples/declarative/checkout.flow.yaml", toPath: root + "/checkout.flow.yaml")
+        let run = try flowlens(["check", "."], in: root)
+        #expect(run.status == 2)
+        #expect(run.stdout.contains(".flowlens.yml:2:1: error: syntax error"))
     }
 }

@@ -61,10 +61,11 @@ struct ReporterTests {
     func showcaseCoversRules() {
         let rules = Set(showcaseReport().findings.map(\.rule))
         // invalid-input needs a broken file; stuck-step a flow of its own; the suppression rules a
-        // comment; the others need another library's sources (their examples and samples cover them).
+        // comment; invalid-configuration a .flowlens.yml; the others need another library's sources
+        // (their examples and samples cover them).
         let notDeclarative: Set = ["invalid-input", "unmatched-case", "nested-case", "unknown-operation", "stuck-step",
                                    "unanalyzable-flow", "content-never-set", "ui-access-in-task",
-                                   "unused-suppression", "suppression-without-reason"]
+                                   "unused-suppression", "suppression-without-reason", "invalid-configuration"]
         #expect(rules == Set(RuleRegistry.descriptions.map(\.id)).subtracting(notDeclarative))
     }
 

@@ -1,5 +1,7 @@
 import FlowLensTestSupport
+import FlowLoaders
 import FlowModel
+import Foundation
 import FlowRules
 import Testing
 
@@ -41,7 +43,7 @@ struct RuleExampleTests {
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
                         "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
-                        "unused-suppression", "suppression-without-reason"])
+                        "unused-suppression", "suppression-without-reason", "invalid-configuration"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
@@ -49,7 +51,7 @@ struct RuleExampleTests {
     func severities() {
         for rule in RuleRegistry.descriptions {
             let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task",
-                            "unused-suppression", "suppression-without-reason"]
+                            "unused-suppression", "suppression-without-reason", "invalid-configuration"]
             let notes = ["unanalyzable-flow", "content-never-set"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")
@@ -57,8 +59,8 @@ struct RuleExampleTests {
     }
 
     @Test(arguments: RuleExample.all)
-    func example(_ example: RuleExample) {
-        let all = analyze(example.text, file: example.rule.exampleFileName)
+    func example(_ example: RuleExample) throws {
+        let all = try findings(for: example)
         let mine = all.filter { $0.rule == example.rule.id }
         if example.triggers {
             #expect(!mine.isEmpty, "expected a \(example.rule.id) finding, got \(all.map(\.message))")
@@ -71,6 +73,33 @@ struct RuleExampleTests {
         } else {
             // A good example is clean under every rule, not only its own.
             #expect(all.isEmpty, "expected no findings, got \(all.map { "\($0.rule): \($0.message)" })")
+        }
+    }
+}
+
+/// The findings of one example: a flow file is loaded and analysed; a configuration file is read
+/// as `flowlens` reads `.flowlens.yml`.
+private func findings(for example: RuleExample) throws -> [Finding] {
+    guard example.rule.exampleFileName == ConfigurationLoader.fileName else {
+        return analyze(example.text, file: example.rule.exampleFileName)
+    }
+    let folder = NSTemporaryDirectory() + "flowlens-config-example-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/" + ConfigurationLoader.fileName
+    try example.text.write(toFile: path, atomically: true, encoding: .utf8)
+    return ConfigurationLoader.load(path, knownRules: Set(RuleRegistry.descriptions.map(\.id)), workingDirectory: folder).1
+}
+
+@Suite("Rule documentation text")
+struct RuleTextTests {
+    @Test("summaries and rationales are plain prose: no stray backslashes or line breaks")
+    func prose() {
+        for rule in RuleRegistry.descriptions {
+            for text in [rule.summary, rule.rationale] {
+                #expect(!text.contains("\\"), "\(rule.id): \(text)")
+                #expect(!text.contains("\n"), "\(rule.id): \(text)")
+            }
         }
     }
 }

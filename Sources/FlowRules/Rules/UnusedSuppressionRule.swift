@@ -8,7 +8,7 @@ public struct UnusedSuppressionRule: Rule {
         severity: .warning,
         summary: "A flowlens:disable comment suppresses nothing, or names no rule.",
         rationale: """
-            A suppression that outlived its finding hides the next real problem on that line. Remove \\
+            A suppression that outlived its finding hides the next real problem on that line. Remove \
             it; a misspelt rule id is reported the same way.
             """,
         triggeringExamples: [
@@ -66,7 +66,7 @@ public struct SuppressionWithoutReasonRule: Rule {
         severity: .warning,
         summary: "A flowlens:disable comment does not say why the finding is suppressed.",
         rationale: """
-            A hidden finding with no reason cannot be reviewed: write `-- why` after the rule ids, \\
+            A hidden finding with no reason cannot be reviewed: write `-- why` after the rule ids, \
             as in `flowlens:disable-next-line missing-data-key -- set by the push handler`.
             """,
         triggeringExamples: [

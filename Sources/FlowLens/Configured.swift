@@ -1,0 +1,133 @@
+import Foundation
+
+extension FlowLens {
+    /// The configuration that governs `path`: the file given, else the nearest `.flowlens.yml` in or
+    /// above `path`, else the built-in defaults (with no file). Problems in the file are findings.
+    public static func configuration(for path: String, file: String? = nil,
+                                     workingDirectory: String = FileManager.default.currentDirectoryPath) -> (Configuration, [Finding]) {
+        let known = Set(RuleRegistry.descriptions.map(\.id))
+        guard let found = file.map({ $0.hasPrefix("/") ? $0 : (workingDirectory as NSString).appendingPathComponent($0) })
+                ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) else {
+            return (Configuration(baseDirectory: workingDirectory), [])
+        }
+        return ConfigurationLoader.load(found, knownRules: known, workingDirectory: workingDirectory)
+    }
+
+    /// Loads and analyses `paths` under their configurations (see `configuration(for:file:)`): walked
+    /// folders keep the files the configuration includes, and each finding takes the rule setting of
+    /// the configuration governing its file (`off` drops it; a severity replaces the rule's).
+    public static func check(_ paths: [String], configurationFile: String?,
+                             workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+        var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
+        var governing: [String: Configuration] = [:]                    // display path -> configuration
+        var files: [InputFile] = []
+        var seen = Set<String>()
+        var discoveryFindings: [Finding] = []
+        var first: Configuration?
+        for path in paths {
+            let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
+            if configurations[key] == nil {
+                configurations[key] = key.isEmpty ? (Configuration(baseDirectory: workingDirectory), [])
+                    : configuration(for: path, file: key, workingDirectory: workingDirectory)
+            }
+            let configuration = configurations[key]!.0
+            first = first ?? configuration
+            let (found, findings) = InputDiscovery.discover([path], workingDirectory: workingDirectory) { absolute in
+                configuration.includes(relativePath: relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
+            }
+            discoveryFindings += findings
+            for file in found where seen.insert(file.path).inserted {
+                files.append(file)
+                governing[file.displayPath] = configuration
+            }
+        }
+        files.sort { $0.displayPath < $1.displayPath }
+        var graph = SourceLoader().load(files: files)
+        graph.loadFindings = discoveryFindings + graph.loadFindings
+        var findings: [Finding] = []
+        for var finding in Analyzer().analyze(graph) {
+            let file = finding.location?.file
+            guard let configuration = file.flatMap({ governing[$0] }) ?? first else { findings.append(finding); continue }
+            let relative = file.map { relativePath($0, to: configuration.baseDirectory, workingDirectory) } ?? ""
+            switch configuration.setting(for: finding.rule, atRelativePath: relative) {
+            case .off?: continue
+            case let .severity(severity)?: finding.severity = severity
+            case .on?, nil: break
+            }
+            findings.append(finding)
+        }
+        for key in configurations.keys.sorted() { findings += configurations[key]!.1 }
+        return Report(graph: graph, findings: findings)
+    }
+
+    /// `path` (absolute, or relative to the working directory) relative to `base`, with `/` separators.
+    static func relativePath(_ path: String, to base: String, _ workingDirectory: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        let absoluteBase = base.hasPrefix("/") ? base : (workingDirectory as NSString).appendingPathComponent(base)
+        return InputDiscovery.displayPath(absolute, absoluteBase)
+    }
+}
+
+extension Configuration {
+    /// The effective configuration as YAML, as `flowlens dump-config` prints it: every rule with its
+    /// setting (a rule the file does not name runs at its default severity).
+    public func yaml(rules descriptions: [RuleDescription]) -> String {
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        var out = "# Effective FlowLens configuration" + (file.map { ", from \($0)" } ?? " (built-in defaults: no .flowlens.yml found)") + "\n"
+        out += "version: \(Configuration.version)\nrules:\n"
+        for rule in descriptions {
+            let setting = rules.last { $0.0 == rule.id }?.1
+            out += "  \(rule.id): \(setting?.text ?? rule.severity.rawValue)" + (setting == nil ? "  # default" : "") + "\n"
+        }
+        out += "include: [" + include.map(quoted).joined(separator: ", ") + "]\n"
+        out += "exclude: [" + exclude.map(quoted).joined(separator: ", ") + "]\n"
+        out += overrides.isEmpty ? "overrides: []\n" : "overrides:\n" + overrides.map { override in
+            "  - paths: [" + override.paths.map(quoted).joined(separator: ", ") + "]\n    rules: {"
+                + override.rules.map { "\($0.0): \($0.1.text)" }.joined(separator: ", ") + "}\n"
+        }.joined()
+        out += "plantuml:\n  defines: {" + plantUMLDefines.map { "\($0.0): \(quoted($0.1))" }.joined(separator: ", ") + "}\n"
+        out += "output:\n"
+        out += "  format: \(format ?? "text")\n  color: \(color ?? "auto")\n  strict: \(strict ?? false)\n"
+        out += "  maxWarnings: \(maxWarnings.map(String.init) ?? "~")\n"
+        return out
+    }
+
+    /// A commented starter file, as `flowlens init` writes it.
+    public static func starter(rules descriptions: [RuleDescription]) -> String {
+        var out = """
+            # FlowLens configuration (https://…/FlowLens#configuration). Found by walking up from each
+            # path given to `flowlens`; `flowlens dump-config` prints the effective settings.
+            version: 1
+
+            # Rules: off, on (the rule's own severity), error, warning or note. Every rule:
+
+            """
+        out += "rules:\n"
+        for rule in descriptions { out += "  # \(rule.id): \(rule.severity.rawValue)    # \(rule.summary)\n" }
+        out += """
+
+            # Which files are read when a folder is given (patterns relative to this file; ** = any folders).
+            include: []
+            exclude:
+              - "**/Generated/**"
+
+            # Settings for some paths only; later entries win.
+            overrides: []
+            #  - paths: ["Legacy/**"]
+            #    rules: {type-mismatch: warning}
+
+            # PlantUML preprocessor variables (!$NAME) for FlowKit state machines.
+            plantuml:
+              defines: {}
+
+            # Defaults for command-line options (the options win).
+            output:
+              format: text      # text, json, sarif, github, checkstyle, junit, markdown
+              color: auto       # auto, always, never
+              strict: false     # warnings fail the run
+              # maxWarnings: 10
+
+            """
+        return out
+    }
+}

@@ -1,0 +1,189 @@
+import FlowModel
+import Foundation
+import Yams
+
+/// Finds and reads `.flowlens.yml` files.
+///
+/// A problem in a configuration file is a finding at its line and column, never silently ignored:
+/// an unknown key, rule id or value is `invalid-configuration` (a warning: the rest of the file
+/// still applies); a file that cannot be parsed is `invalid-input`.
+public enum ConfigurationLoader {
+    /// The configuration file's name.
+    public static let fileName = ".flowlens.yml"
+
+    /// The nearest `.flowlens.yml` in `path`'s folder (or `path` itself, for a folder) or above it.
+    public static func find(for path: String, workingDirectory: String) -> String? {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        var isDirectory: ObjCBool = false
+        var folder = InputDiscovery.lexicallyNormalised(absolute)
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        while true {
+            let candidate = (folder as NSString).appendingPathComponent(fileName)
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            let parent = (folder as NSString).deletingLastPathComponent
+            if parent == folder || parent.isEmpty { return nil }
+            folder = parent
+        }
+    }
+
+    /// Reads the configuration at `path`; `knownRules` are the rule ids the settings may name.
+    public static func load(_ path: String, knownRules: Set<String>, workingDirectory: String) -> (Configuration, [Finding]) {
+        let shown = InputDiscovery.displayPath(path, workingDirectory)
+        var configuration = Configuration(baseDirectory: (path as NSString).deletingLastPathComponent)
+        configuration.file = shown
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            return (configuration, [.invalidInput("cannot read the configuration file", at: SourceLocation(file: shown))])
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { return (configuration, []) }  // an empty file: defaults
+            root = node
+        } catch {
+            return (configuration, [DeclarativeLoader.finding(for: error, file: shown)])
+        }
+        var reader = ConfigurationReader(reader: YAMLReader(file: shown), knownRules: knownRules)
+        reader.read(root, into: &configuration)
+        return (configuration, reader.findings)
+    }
+}
+
+struct ConfigurationReader {
+    var reader: YAMLReader
+    let knownRules: Set<String>
+    var findings: [Finding] = []
+
+    static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "overrides", "plantuml", "output"]
+
+    mutating func warn(_ message: String, at node: Node) {
+        findings.append(Finding(rule: RuleID.invalidConfiguration, severity: .warning, message: message, location: reader.location(node)))
+    }
+
+    mutating func read(_ root: Node, into configuration: inout Configuration) {
+        guard let top = root.mapping else {
+            warn("a configuration is a mapping of keys (version, rules, include, exclude, overrides, plantuml, output)", at: root)
+            return
+        }
+        for (keyNode, value) in top {
+            guard let key = keyNode.scalar?.string else { continue }
+            // A section with nothing but comments under it (`rules:`) is empty, not a mistake.
+            if value.tagName == .null, Self.topKeys.contains(key), key != "version" { continue }
+            switch key {
+            case "version":
+                if value.int != Configuration.version {
+                    warn("unsupported configuration version '\(value.scalar?.string ?? "?")': this FlowLens reads version \(Configuration.version)", at: value)
+                }
+            case "rules": configuration.rules = ruleSettings(value)
+            case "include": configuration.include = patterns(value, "include")
+            case "exclude": configuration.exclude = patterns(value, "exclude")
+            case "overrides": configuration.overrides = overrides(value)
+            case "plantuml": configuration.plantUMLDefines = defines(value)
+            case "output": output(value, into: &configuration)
+            default:
+                let hint = Spelling.closest(to: key, in: Self.topKeys).map { "; did you mean '\($0)'?" } ?? ""
+                warn("unknown key '\(key)' in \(reader.file)\(hint)", at: keyNode)
+            }
+        }
+    }
+
+    mutating func ruleSettings(_ node: Node) -> [(String, Configuration.RuleSetting)] {
+        guard let mapping = node.mapping else {
+            warn("'rules' is a mapping of rule id to off, on, error, warning or note", at: node)
+            return []
+        }
+        var settings: [(String, Configuration.RuleSetting)] = []
+        for (keyNode, value) in mapping {
+            guard let id = keyNode.scalar?.string else { continue }
+            guard knownRules.contains(id) else {
+                let hint = Spelling.closest(to: id, in: knownRules).map { "; did you mean '\($0)'?" } ?? ""
+                warn("unknown rule id '\(id)' in \(reader.file)\(hint)", at: keyNode)
+                continue
+            }
+            // YAML 1.1 reads a bare `off`/`on` as a boolean.
+            let text = value.tagName == .bool ? (value.bool == true ? "on" : "off") : (value.scalar?.string ?? "")
+            switch text {
+            case "off": settings.append((id, .off))
+            case "on": settings.append((id, .on))
+            default:
+                if let severity = Severity(rawValue: text) {
+                    settings.append((id, .severity(severity)))
+                } else {
+                    warn("'\(text)' is not a setting for '\(id)': use off, on, error, warning or note", at: value)
+                }
+            }
+        }
+        return settings
+    }
+
+    mutating func patterns(_ node: Node, _ what: String) -> [String] {
+        if let single = node.scalar?.string { return [single] }
+        guard let items = node.sequence else {
+            warn("'\(what)' is a list of path patterns", at: node)
+            return []
+        }
+        return items.compactMap { item in
+            guard let text = item.scalar?.string, !text.isEmpty else {
+                warn("a pattern in '\(what)' must be a string", at: item)
+                return nil
+            }
+            return text
+        }
+    }
+
+    mutating func overrides(_ node: Node) -> [Configuration.Override] {
+        guard let items = node.sequence else {
+            warn("'overrides' is a list of {paths: [...], rules: {...}}", at: node)
+            return []
+        }
+        var result: [Configuration.Override] = []
+        for item in items {
+            guard let mapping = item.mapping else {
+                warn("an override is a mapping with 'paths' and 'rules'", at: item)
+                continue
+            }
+            var override = Configuration.Override(paths: [], rules: [])
+            for (keyNode, value) in mapping {
+                switch keyNode.scalar?.string {
+                case "paths": override.paths = patterns(value, "paths")
+                case "rules": override.rules = ruleSettings(value)
+                default: warn("unknown key '\(keyNode.scalar?.string ?? "?")' in an override of \(reader.file) (expected paths, rules)", at: keyNode)
+                }
+            }
+            if override.paths.isEmpty { warn("an override needs 'paths'", at: item) } else { result.append(override) }
+        }
+        return result
+    }
+
+    mutating func defines(_ node: Node) -> [(String, String)] {
+        guard let mapping = node.mapping else { return [] }
+        var result: [(String, String)] = []
+        for (keyNode, value) in mapping {
+            guard keyNode.scalar?.string == "defines" else {
+                warn("unknown key '\(keyNode.scalar?.string ?? "?")' in 'plantuml' of \(reader.file) (expected defines)", at: keyNode)
+                continue
+            }
+            for (name, text) in value.mapping ?? [:] {
+                if let name = name.scalar?.string, let text = text.scalar?.string { result.append((name, text)) }
+            }
+        }
+        return result
+    }
+
+    mutating func output(_ node: Node, into configuration: inout Configuration) {
+        guard let mapping = node.mapping else {
+            warn("'output' is a mapping (format, color, strict, maxWarnings)", at: node)
+            return
+        }
+        for (keyNode, value) in mapping {
+            switch keyNode.scalar?.string {
+            case "format": configuration.format = value.scalar?.string
+            case "color": configuration.color = value.scalar?.string
+            case "strict": configuration.strict = value.bool
+            case "maxWarnings": configuration.maxWarnings = value.int
+            default:
+                warn("unknown key '\(keyNode.scalar?.string ?? "?")' in 'output' of \(reader.file) (expected format, color, strict, maxWarnings)", at: keyNode)
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// A `.flowlens.yml` file: which rules run at which severity, which files are read, and output
+/// defaults. Found by walking up from each input (or given with `--config`); versioned.
+public struct Configuration: Hashable, Sendable {
+    /// The configuration file format version.
+    public static let version = 1
+
+    /// What a configuration says about one rule.
+    public enum RuleSetting: Hashable, Sendable {
+        /// The rule does not run.
+        case off
+        /// The rule runs at its default severity.
+        case on
+        /// The rule runs at this severity.
+        case severity(Severity)
+
+        /// As written in the file.
+        public var text: String {
+            switch self {
+            case .off: return "off"
+            case .on: return "on"
+            case let .severity(severity): return severity.rawValue
+            }
+        }
+    }
+
+    /// Rule settings for the files matching some paths.
+    public struct Override: Hashable, Sendable {
+        /// Glob patterns, relative to the configuration file's folder.
+        public var paths: [String]
+        /// Rule settings that replace the file-wide ones for those paths.
+        public var rules: [(String, RuleSetting)]
+
+        public init(paths: [String], rules: [(String, RuleSetting)]) {
+            self.paths = paths
+            self.rules = rules
+        }
+
+        public static func == (a: Override, b: Override) -> Bool {
+            a.paths == b.paths && a.rules.map(\.0) == b.rules.map(\.0) && a.rules.map(\.1) == b.rules.map(\.1)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(paths)
+            for (id, setting) in rules { hasher.combine(id); hasher.combine(setting) }
+        }
+    }
+
+    /// The file this configuration was read from; nil for the built-in defaults.
+    public var file: String?
+    /// The folder patterns are relative to (the file's folder, as given).
+    public var baseDirectory: String
+    /// Rule settings, in file order.
+    public var rules: [(String, RuleSetting)]
+    /// Only files matching one of these are read from folders (all, when empty).
+    public var include: [String]
+    /// Files matching one of these are not read from folders.
+    public var exclude: [String]
+    /// Per-path rule settings; later entries win.
+    public var overrides: [Override]
+    /// PlantUML preprocessor variables (`!$NAME`), for the FlowKit loader.
+    public var plantUMLDefines: [(String, String)]
+    /// Default output format name (`text`, `json`, `sarif` …), when set.
+    public var format: String?
+    /// Default colour mode (`auto`, `always`, `never`), when set.
+    public var color: String?
+    /// Warnings fail the run.
+    public var strict: Bool?
+    /// More than this many warnings fail the run.
+    public var maxWarnings: Int?
+
+    /// The built-in defaults: every rule at its own severity, every file read.
+    public init(baseDirectory: String = ".") {
+        file = nil
+        self.baseDirectory = baseDirectory
+        rules = []
+        include = []
+        exclude = []
+        overrides = []
+        plantUMLDefines = []
+    }
+
+    public static func == (a: Configuration, b: Configuration) -> Bool {
+        a.file == b.file && a.baseDirectory == b.baseDirectory && a.rules.map(\.0) == b.rules.map(\.0)
+            && a.rules.map(\.1) == b.rules.map(\.1) && a.include == b.include && a.exclude == b.exclude
+            && a.overrides == b.overrides && a.plantUMLDefines.map(\.0) == b.plantUMLDefines.map(\.0)
+            && a.plantUMLDefines.map(\.1) == b.plantUMLDefines.map(\.1) && a.format == b.format
+            && a.color == b.color && a.strict == b.strict && a.maxWarnings == b.maxWarnings
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(baseDirectory)
+        hasher.combine(include)
+        hasher.combine(exclude)
+    }
+
+    /// The setting for `rule` in a file at `path` (relative to the base directory): the last override
+    /// whose paths match, else the file-wide setting, else nil (the rule's default).
+    public func setting(for rule: String, atRelativePath path: String) -> RuleSetting? {
+        for override in overrides.reversed() where override.paths.contains(where: { Glob.matches($0, path) }) {
+            if let setting = override.rules.last(where: { $0.0 == rule })?.1 { return setting }
+        }
+        return rules.last { $0.0 == rule }?.1
+    }
+
+    /// Whether a file found by walking a folder is read (`path` relative to the base directory).
+    public func includes(relativePath path: String) -> Bool {
+        (include.isEmpty || include.contains { Glob.matches($0, path) }) && !exclude.contains { Glob.matches($0, path) }
+    }
+}
+
+/// Glob patterns as `.gitignore` users know them: `*` (not across `/`), `**` (any folders), `?`.
+public enum Glob {
+    /// Whether `path` (with `/` separators) matches `pattern`. A pattern without `/` matches a name
+    /// in any folder; a pattern ending with `/` or `/**` matches everything below that folder.
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        var pattern = pattern.hasPrefix("./") ? String(pattern.dropFirst(2)) : pattern
+        if pattern.hasSuffix("/") { pattern += "**" }
+        if !pattern.contains("/") { pattern = "**/" + pattern }
+        return match(Array(pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)),
+                     Array(path.split(separator: "/").map(String.init)))
+    }
+
+    private static func match(_ parts: [String], _ names: [String]) -> Bool {
+        guard let first = parts.first else { return names.isEmpty }
+        if first == "**" {
+            // Zero or more folders.
+            for skip in 0...names.count where match(Array(parts.dropFirst()), Array(names.dropFirst(skip))) { return true }
+            return false
+        }
+        guard let name = names.first, matchName(Array(first), Array(name)) else { return false }
+        return match(Array(parts.dropFirst()), Array(names.dropFirst()))
+    }
+
+    private static func matchName(_ pattern: [Character], _ name: [Character]) -> Bool {
+        guard let p = pattern.first else { return name.isEmpty }
+        switch p {
+        case "*":
+            for skip in 0...name.count where matchName(Array(pattern.dropFirst()), Array(name.dropFirst(skip))) { return true }
+            return false
+        case "?":
+            return !name.isEmpty && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
+        default:
+            return name.first == p && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
+        }
+    }
+}
