@@ -21,16 +21,22 @@ Exit status: 0 when every file is valid, 1 when some file is invalid, 2 when som
 unreadable (or the schema is unusable).
 """
 
+import importlib.util
 import json
+import pathlib
 import sys
 
-import jsonschema
 from jsonschema import validators
 
+# The per-file loop (one line per file, the exit statuses) is validate-schema.py's.
+_spec = importlib.util.spec_from_file_location("validate_schema", pathlib.Path(__file__).with_name("validate-schema.py"))
+shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(shared)
 
-def pointer(error):
-    """The JSON Pointer of the instance location an error concerns (`/` for the root)."""
-    return "/" + "/".join(str(part) for part in error.absolute_path)
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def load_validator(path):
@@ -58,24 +64,7 @@ def main(argv):
         print(f"bad schema {schema_path}: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
 
-    status = 0
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as f:
-                instance = json.load(f)
-        except (OSError, ValueError) as e:
-            message = " ".join(str(e).split())
-            print(f"unreadable {path}: {message}")
-            status = 2
-            continue
-        errors = sorted((pointer(e), e.message) for e in validator.iter_errors(instance))
-        if not errors:
-            print(f"ok {path}")
-        for where, message in errors:
-            print(f"invalid {path}: {where}: {message}")
-        if errors:
-            status = max(status, 1)
-    return status
+    return shared.validate_files(validator, files, read_json)
 
 
 if __name__ == "__main__":

@@ -45,12 +45,17 @@ def main(argv):
     except (OSError, ValueError, yaml.YAMLError, jsonschema.SchemaError) as e:
         print(f"bad schema {schema_path}: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
-    validator = jsonschema.Draft202012Validator(schema)
+    return validate_files(jsonschema.Draft202012Validator(schema), files, load)
 
+
+def validate_files(validator, files, read):
+    """Validates each file (parsed with `read`), printing one line per result; returns the exit status.
+
+    Shared with scripts/validate-sarif.py."""
     status = 0
     for path in files:
         try:
-            instance = load(path)
+            instance = read(path)
         except (OSError, ValueError, yaml.YAMLError) as e:
             message = " ".join(str(e).split())
             print(f"unreadable {path}: {message}")
