@@ -22,9 +22,10 @@ public enum FlowLens {
         Report(graph: graph, findings: Analyzer(rules: rules).analyze(graph))
     }
 
-    /// Loads and analyses `paths`.
+    /// Loads and analyses `paths` as `flowlens check` does: under the nearest `.flowlens.yml` in or
+    /// above each path, when there is one (see `check(_:configurationFile:workingDirectory:)`).
     public static func check(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
-        analyze(load(paths, workingDirectory: workingDirectory))
+        check(paths, configurationFile: nil, workingDirectory: workingDirectory)
     }
 
     /// The DOT text of one flow's diagram, with the report's findings drawn on it.

@@ -522,6 +522,16 @@ struct ConfigurationCommandTests {
         #expect(try flowlens(["init", "--force"], in: root).status == 0)
     }
 
+    @Test("the library's FlowLens.check applies the configuration as the CLI does")
+    func library() throws {
+        let root = try project()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let report = FlowLens.check(["Flows"], workingDirectory: root)
+        #expect(report.findings.map(\.rule) == ["invalid-configuration", "missing-data-key"])
+        #expect(report.findings.last?.severity == .warning)
+        #expect(report.graph.files == ["Flows/Legacy/delivery.flow.yaml", "Flows/search.flow.yaml"])
+    }
+
     @Test("a configuration that cannot be parsed is invalid input (exit 2)")
     func unparsable() throws {
         let root = try temporaryDirectory()
