@@ -245,10 +245,9 @@ enum ValueTypes {
     /// Unfolded operator sequences (FlowLens does not fold operators): `x as T`, `"a" + b`.
     private static func facts(_ sequence: SequenceExprSyntax, locals: LocalTypes) -> ValueFacts {
         let elements = Array(sequence.elements)
-        if elements.count == 3, let cast = elements[1].as(UnresolvedAsExprSyntax.self),
+        if elements.count == 3, elements[1].is(UnresolvedAsExprSyntax.self),
            let type = elements[2].as(TypeExprSyntax.self).flatMap({ typeName($0.type) }) {
             // `as?` gives an optional; storing it in a `[String: Any]` stores the optional's value.
-            _ = cast
             return ValueFacts(type: type)
         }
         let operators = stride(from: 1, to: elements.count, by: 2).map { elements[$0].as(BinaryOperatorExprSyntax.self)?.operator.text }
