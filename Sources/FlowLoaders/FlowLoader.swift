@@ -34,8 +34,19 @@ public struct SourceText: Sendable {
 
 /// Loads a set of files with the loader for each kind, in parallel, in a deterministic order.
 public struct SourceLoader: Sendable {
-    /// Creates a loader for every source kind FlowLens knows.
-    public init() {}
+    /// The variables PlantUML's `%getenv("NAME")` reads for a file: the process environment,
+    /// overridden by `.flowlens.yml` `plantuml: defines` and `--define NAME=value`.
+    public var environment: @Sendable (InputFile) -> [String: String]
+
+    /// Creates a loader for every source kind FlowLens knows; `%getenv` reads `environment`.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = { _ in environment }
+    }
+
+    /// Creates a loader whose `%getenv` reads a per-file environment.
+    public init(environment: @escaping @Sendable (InputFile) -> [String: String]) {
+        self.environment = environment
+    }
 
     /// How each kind is loaded. An exhaustive switch, so a new kind cannot be forgotten.
     enum Strategy {
@@ -48,6 +59,7 @@ public struct SourceLoader: Sendable {
         case .declarative: return .perFile(DeclarativeLoader())
         case .swift: return .batch(SwiftSourcesLoader())
         case .ruby: return .perFile(ElevateLoader())
+        case .plantUML: return .perFile(PlantUMLLoader(environment: environment))
         }
     }
 
@@ -94,15 +106,16 @@ public struct SourceLoader: Sendable {
             graph.suppressions += SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: marker)
         }
         for index in sources.indices {
-            if let partial = results[index] { graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings)) }
+            if let partial = results[index] { graph.merge(Self.content(of: partial)) }
         }
         for kind in SourceKind.allCases {
             guard case let .batch(loader) = strategy(for: kind) else { continue }
             let batch = sources.filter { $0.file.kind == kind }
             guard !batch.isEmpty else { continue }
             let partial = loader.load(batch)
-            graph.merge(FlowGraph(flows: partial.flows, loadFindings: partial.loadFindings))
+            graph.merge(Self.content(of: partial))
         }
+        Self.linkImplementations(&graph)
         // One order for every kind: by file, then position in the file.
         let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
         graph.flows = Self.uniquingFlowIDs(graph.flows.enumerated().sorted { a, b in
@@ -115,6 +128,23 @@ public struct SourceLoader: Sendable {
             return a.offset < b.offset
         }.map(\.element))
         return graph
+    }
+
+    /// What a loader's graph adds to the run's: not its files or suppressions, which the run lists itself.
+    private static func content(of partial: FlowGraph) -> FlowGraph {
+        var partial = partial
+        partial.files = []
+        partial.suppressions = []
+        return partial
+    }
+
+    /// Gives each FlowKit machine the Swift types that implement it (adopt `<Name>StateMachine`).
+    static func linkImplementations(_ graph: inout FlowGraph) {
+        guard !graph.machineImplementations.isEmpty else { return }
+        let byMachine = Dictionary(grouping: graph.machineImplementations, by: \.machine)
+        for i in graph.flows.indices where graph.flows[i].kind == .flowKit {
+            graph.flows[i].implementations = byMachine[graph.flows[i].name] ?? []
+        }
     }
 
     enum ReadResult {

@@ -9,6 +9,8 @@ public enum SourceKind: String, Sendable, CaseIterable {
     case swift
     /// `*.rb`: Elevate tasks in RubyMotion sources, one file at a time.
     case ruby
+    /// `*.puml`, `*.plantuml`: FlowKit state machines and their models, one file at a time.
+    case plantUML = "plantuml"
 
     /// The kind of a file, from its name; nil for files FlowLens does not read.
     public static func of(path: String) -> SourceKind? {
@@ -16,11 +18,12 @@ public enum SourceKind: String, Sendable, CaseIterable {
         if [".flow.yaml", ".flow.yml", ".flow.json"].contains(where: name.hasSuffix) { return .declarative }
         if name.hasSuffix(".swift") { return .swift }
         if name.hasSuffix(".rb") { return .ruby }
+        if name.hasSuffix(".puml") || name.hasSuffix(".plantuml") { return .plantUML }
         return nil
     }
 
     /// Human-readable list of the file names each kind reads, for help and errors.
-    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb"
+    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml"
 }
 
 /// One file to load.

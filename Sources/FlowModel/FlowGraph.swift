@@ -352,6 +352,9 @@ public struct Flow: Hashable, Sendable {
     public var summary: String?
     /// What the loader could not read statically (reported as notes by `unanalyzable-flow`).
     public var limitations: [Limitation] = []
+    /// For a FlowKit machine: the Swift types that implement it (adopt `<Name>StateMachine`), when
+    /// their sources were loaded in the same run. Empty when none were.
+    public var implementations: [MachineImplementation] = []
 
     /// Creates a flow.
     public init(id: String, name: String? = nil, kind: FlowKind, location: SourceLocation? = nil,
@@ -396,6 +399,11 @@ public struct FlowGraph: Sendable {
     public var loadFindings: [Finding]
     /// The inline suppression comments in the files read, in file order.
     public var suppressions: [Suppression] = []
+    /// Swift types implementing FlowKit machines, found in the Swift sources read (linked into the
+    /// machines' `implementations` once every file is loaded).
+    public var machineImplementations: [MachineImplementation] = []
+    /// Model types declared in PlantUML class diagrams, in file order.
+    public var models: [ModelType] = []
 
     /// Creates a graph.
     public init(flows: [Flow] = [], files: [String] = [], loadFindings: [Finding] = []) {
@@ -410,6 +418,8 @@ public struct FlowGraph: Sendable {
         files += other.files
         loadFindings += other.loadFindings
         suppressions += other.suppressions
+        machineImplementations += other.machineImplementations
+        models += other.models
     }
 
     /// The flow with this id, else the first with this name.
