@@ -287,6 +287,10 @@ public struct Transition: Hashable, Sendable {
     public var kind: TransitionKind
     /// Where the transition is written.
     public var location: SourceLocation?
+    /// For an edge whose target belongs to another machine (a FlowKit edge crossing a composite
+    /// state's boundary): that machine's flow id. FlowKit cannot generate such an edge;
+    /// `crossing-transition` reports it, and `to` names a step of that flow, not of this one.
+    public var crossesInto: String?
 
     /// Creates a transition.
     public init(from: String, to: String, label: String? = nil, condition: Condition? = nil,

@@ -92,6 +92,13 @@ public struct ModelType: Hashable, Sendable {
 }
 
 extension String {
+    /// FlowKit's type name for a title, file or state name: `-`, `_` and spaces removed, the first
+    /// letter raised (`Login Flow` → `LoginFlow`, `app` → `App`), as its generator spells it.
+    public var flowKitTypeName: String {
+        let kept = filter { $0 != "-" && $0 != "_" && $0 != " " }
+        return kept.prefix(1).uppercased() + kept.dropFirst()
+    }
+
     /// FlowKit's case name for a state: the first letter lowered (`ForgotPass` → `forgotPass`).
     public var flowKitCaseName: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -1,8 +1,35 @@
 import FlowModel
+import Foundation
 
-/// Reads FlowKit state machines and models from PlantUML files. (Being written.)
+/// Reads FlowKit state machines, and the models their states carry, from PlantUML files
+/// (`*.puml`, `*.plantuml`), one file at a time.
+///
+/// FlowKit (github.com/inmotionsoftware/FlowKit) generates Swift and Kotlin from PlantUML state
+/// diagrams. This loader reads them as its generator does:
+///
+/// - Each `@startuml` … `@enduml` block that is a state diagram (it uses `[*]` or `state`) is a
+///   machine, named by its `title` with spaces, `-` and `_` removed (`Login Flow` → `LoginFlow`);
+///   a block without a title keeps the title of the block before it, else the file's name.
+/// - `[*]` as a source is Begin, as a target End. `->`, `-->`, `-left->`, `-[#red]->`, `<--` …
+///   are transitions (direction and style are layout only). `A --> B: T` labels the edge; FlowKit
+///   reads a label on `[*] --> X` as the machine's input type and on `X --> [*]` as its output.
+///   On other edges a label that is a type (`Credentials`, `[Item]`, `String?`) is the type the
+///   edge carries; any other label (`submit`) is just shown.
+/// - `State: Type` — the first such line of a state is its context type (default `Void`).
+/// - `state X { … }` is a composite: its own machine named X, whose input is X's context type. An
+///   edge belongs to the machine of its source; one whose target is in another machine crosses a
+///   composite's boundary, which FlowKit cannot generate (`Transition.crossesInto`). A state
+///   belongs to the machine where it is first named, as in PlantUML.
+/// - Notes, `skinparam`, `hide`, `title`, `legend` and other layout statements are read and have
+///   no effect. Choice, fork, join, history, entry/exit points and concurrent regions are
+///   `invalid-input` findings at their line (FlowKit's generator stops on them); the rest is read.
+/// - Class-diagram blocks give `ModelType`s: `class` (fields) and `enum` (cases, `name: Type` for
+///   an associated value). A class with methods, an interface or an abstract class is not a model.
+///   Blocks of any other diagram kind (sequence, activity) are skipped: they are not flows.
+///
+/// See `PlantUMLPreprocessor` for the `!` directives and comments.
 public struct PlantUMLLoader: FlowLoader {
-    /// What `%getenv("NAME")` reads.
+    /// What `%getenv` reads for a file.
     public var environment: @Sendable (InputFile) -> [String: String]
 
     /// A loader whose `%getenv` reads `environment`.
@@ -10,5 +37,483 @@ public struct PlantUMLLoader: FlowLoader {
         self.environment = environment
     }
 
-    public func load(_ file: InputFile, contents: String) -> FlowGraph { FlowGraph() }
+    public func load(_ file: InputFile, contents: String) -> FlowGraph {
+        var preprocessor = PlantUMLPreprocessor(file: file.displayPath, environment: environment(file))
+        let blocks = preprocessor.blocks(contents)
+        var graph = FlowGraph()
+        var findings = preprocessor.findings
+        let baseName = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var title = baseName
+        for block in blocks {
+            switch PlantUMLBlockKind.of(block) {
+            case .stateDiagram:
+                var reader = StateDiagramReader(file: file.displayPath, block: block, title: title)
+                graph.flows += reader.read()
+                title = reader.title
+                findings += reader.findings
+            case .classDiagram:
+                graph.models += ModelReader.models(in: block, file: file.displayPath)
+            case .other:
+                continue
+            }
+        }
+        graph.loadFindings = findings
+        return graph
+    }
+}
+
+/// What a block draws.
+enum PlantUMLBlockKind {
+    case stateDiagram, classDiagram, other
+
+    static func of(_ block: PlantUMLBlock) -> PlantUMLBlockKind {
+        var classes = false
+        for line in block.lines {
+            let text = line.text.lowercased()
+            if text.contains("[*]") || text.hasPrefix("state ") || text.hasPrefix("[h]") || text.hasPrefix("[h*]") { return .stateDiagram }
+            for keyword in ["class ", "enum ", "interface ", "abstract "] where text.hasPrefix(keyword) { classes = true }
+        }
+        return classes ? .classDiagram : .other
+    }
+}
+
+/// Whether PlantUML text is a Swift/Kotlin type spelling, and its `TypeName`.
+enum PlantUMLTypes {
+    private static let punctuation: Set<Character> = ["<", ">", "[", "]", "(", ")", ":", ",", "?", "!", ".", "&", "-"]
+
+    /// The type `text` spells (`String?`, `Promise<[JobItem]>`, `[String: Int]`, `()`), or nil when
+    /// it is not a type (`waiting for input`, `on success`).
+    static func type(_ text: String) -> TypeName? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard let first = text.first, first.isLetter || first == "_" || first == "[" || first == "(" else { return nil }
+        var depth = 0
+        var previous: Character = " "
+        var pendingSpace = false
+        for c in text {
+            if c == " " || c == "\t" { pendingSpace = true; continue }
+            let word = c.isLetter || c.isNumber || c == "_"
+            guard word || punctuation.contains(c) else { return nil }
+            // Two words separated by white space only: prose, not a type.
+            if pendingSpace, word, previous.isLetter || previous.isNumber || previous == "_" || previous == "?" { return nil }
+            pendingSpace = false
+            if "<[(".contains(c) { depth += 1 }
+            if ">])".contains(c) {
+                // `->` in a function type is not a closing bracket.
+                if c == ">" && previous == "-" { previous = c; continue }
+                depth -= 1
+                if depth < 0 { return nil }
+            }
+            previous = c
+        }
+        guard depth == 0 else { return nil }
+        if text.filter({ $0 != " " }) == "()" { return "Void" }
+        return TypeName(text)
+    }
+
+    /// The type a transition label names: a type spelled with a capital first letter, `[…]` or
+    /// `(…)`; an event name such as `submit` is not one.
+    static func labelType(_ label: String) -> TypeName? {
+        guard let first = label.trimmingCharacters(in: .whitespaces).first,
+              first.isUppercase || first == "[" || first == "(" else { return nil }
+        return type(label)
+    }
+}
+
+/// Reads one state-diagram block into its machine and the machines of its composite states.
+struct StateDiagramReader {
+    let file: String
+    let block: PlantUMLBlock
+    /// The machine's title: the block's `title`, else the one given (the previous block's or the file's).
+    var title: String
+    var findings: [Finding] = []
+
+    private struct Machine {
+        var id: String
+        var name: String
+        var parent: Int?
+        var location: SourceLocation
+        var states: [Int] = []
+        var beginLocation: SourceLocation?
+        var endLocation: SourceLocation?
+        var beginLabel: (TypeName, SourceLocation)?
+        var endLabel: (TypeName, SourceLocation)?
+        var transitions: [Transition] = []
+    }
+
+    private struct State {
+        var key: String
+        var name: String
+        var machine: Int
+        var location: SourceLocation
+        var type: TypeName?
+        var typeWritten: String?
+        var composite: Int?
+        var unsupported: String?
+    }
+
+    private enum Endpoint {
+        case begin(Int), end(Int), state(Int)
+    }
+
+    private var machines: [Machine] = []
+    private var states: [State] = []
+    private var stateIndex: [String: Int] = [:]
+    private var stack: [Int] = [0]
+
+    init(file: String, block: PlantUMLBlock, title: String) {
+        self.file = file
+        self.block = block
+        self.title = title
+    }
+
+    private static let endpoint = #"\[\*\]|\[H\*?\]|"[^"]+"|[\p{L}\p{N}_.]+"#
+    private static let arrow = #"<?-+(?:\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)*-*>?"#
+    nonisolated(unsafe) private static let transitionPattern = try! Regex("^(\(endpoint))\\s*(\(arrow))\\s*(\(endpoint))\\s*(?::(.*))?$")
+    nonisolated(unsafe) private static let descriptionPattern = try! Regex(#"^("[^"]+"|[\p{L}\p{N}_.]+)\s*:(.*)$"#)
+    nonisolated(unsafe) private static let noteLinkPattern = try! Regex(#"^[\p{L}\p{N}_."]+\s*\.{2,}\s*[\p{L}\p{N}_."]+$"#)
+    private static let unsupportedStereotypes: [String: String] = [
+        "choice": "choice", "fork": "fork", "join": "join", "history": "history", "history*": "deep history",
+        "entrypoint": "entry point", "exitpoint": "exit point", "inputpin": "input pin", "outputpin": "output pin",
+        "expansioninput": "expansion input", "expansionoutput": "expansion output", "start": "start", "end": "end",
+        "sdlreceive": "SDL receive",
+    ]
+
+    mutating func read() -> [Flow] {
+        machines = [Machine(id: "", name: "", parent: nil, location: SourceLocation(file: file, line: block.start, column: 1))]
+        var skipUntil: Set<String>?  // the lines that end a multi-line note, legend …
+        var skinparamDepth = 0
+        for line in block.lines {
+            let text = line.text
+            let lower = text.lowercased()
+            if let ends = skipUntil {
+                if ends.contains(lower.replacingOccurrences(of: " ", with: "")) { skipUntil = nil }
+                continue
+            }
+            if skinparamDepth > 0 {
+                skinparamDepth += text.filter { $0 == "{" }.count - text.filter { $0 == "}" }.count
+                continue
+            }
+            let at = SourceLocation(file: file, line: line.number, column: line.column())
+            if text == "}" || text.hasPrefix("} ") {
+                if stack.count > 1 { stack.removeLast() } else { report("'}' closes no state block", at: at) }
+                continue
+            }
+            if let match = try? Self.transitionPattern.wholeMatch(in: text) {
+                let output = match.output
+                let left = String(output[1].substring!), arrow = String(output[2].substring!), right = String(output[3].substring!)
+                if arrow.hasPrefix("<") || arrow.hasSuffix(">") {
+                    let label = output[4].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
+                    let reversed = arrow.hasPrefix("<") && !arrow.hasSuffix(">")
+                    transition(from: reversed ? right : left, to: reversed ? left : right, label: label, line: line)
+                    continue
+                }
+            }
+            if lower.hasPrefix("state ") {
+                declareState(String(text.dropFirst(6)).trimmingCharacters(in: .whitespaces), line: line)
+                continue
+            }
+            if lower.hasPrefix("note ") || lower == "note" {
+                // One line (`note left of X : text`, `note "text" as N1`) or several, up to `end note`.
+                let oneLine = lower.hasPrefix("note \"") ? text.dropFirst(6).contains("\"") : text.contains(":")
+                if !oneLine { skipUntil = ["endnote"] }
+                continue
+            }
+            if (try? Self.noteLinkPattern.wholeMatch(in: text)) != nil { continue }
+            if let match = try? Self.descriptionPattern.wholeMatch(in: text) {
+                let name = String(match.output[1].substring!)
+                let description = String(match.output[2].substring!).trimmingCharacters(in: .whitespaces)
+                let index = resolve(name, at: SourceLocation(file: file, line: line.number, column: line.column(of: name.trimmingCharacters(in: ["\""]))))
+                describe(index, description, line: line)
+                continue
+            }
+            if lower.hasPrefix("title") && (lower.count == 5 || lower.dropFirst(5).first == " ") {
+                let rest = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                if rest.isEmpty { skipUntil = ["endtitle"] } else { title = rest }
+                continue
+            }
+            if lower.hasPrefix("skinparam") {
+                skinparamDepth = text.filter { $0 == "{" }.count - text.filter { $0 == "}" }.count
+                continue
+            }
+            if ["legend", "header", "footer"].contains(where: { lower.hasPrefix($0) || lower.hasSuffix(" " + $0) }) && !text.contains(":") {
+                let word = ["legend", "header", "footer"].first { lower.contains($0) }!
+                // `legend` alone (or `legend right`) opens a block; `header text` is one line.
+                if lower == word || lower.hasPrefix("legend ") || lower.hasSuffix(" " + word) { skipUntil = ["end" + word] }
+                continue
+            }
+            if lower == "<style>" { skipUntil = ["</style>"]; continue }
+            if ["hide ", "show ", "scale ", "caption ", "header ", "footer ", "left to right direction", "top to bottom direction",
+                "allowmixing", "allow_mixing", "newpage", "mainframe ", "set ", "skin "].contains(where: { lower.hasPrefix($0) }) {
+                continue
+            }
+            if text.allSatisfy({ $0 == "-" }) || text.allSatisfy({ $0 == "|" }) {
+                report("concurrent regions ('\(text)') are not supported by FlowKit: its generator reads one region per state", at: at)
+                continue
+            }
+            report("PlantUML line not understood as part of a FlowKit state machine: '\(text)'", at: at)
+        }
+        if stack.count > 1 {
+            let open = machines[stack.last!]
+            report("state block '\(open.name)' opened at line \(open.location.line) is not closed with '}'", at: open.location)
+        }
+        return flows()
+    }
+
+    private mutating func report(_ message: String, at location: SourceLocation) {
+        findings.append(.invalidInput(message, at: location))
+    }
+
+    // MARK: - Statements
+
+    /// `state X`, `state "Long name" as X`, `state X <<choice>>`, `state X : T`, `state X {`.
+    private mutating func declareState(_ text: String, line: PlantUMLLine) {
+        var rest = Substring(text)
+        var name: String
+        var display: String?
+        if rest.hasPrefix("\"") {
+            guard let close = rest.dropFirst().firstIndex(of: "\"") else {
+                report("unterminated state name: 'state \(text)'", at: SourceLocation(file: file, line: line.number, column: line.column()))
+                return
+            }
+            display = String(rest[rest.index(after: rest.startIndex)..<close])
+            rest = rest[rest.index(after: close)...].drop { $0 == " " }
+            if rest.lowercased().hasPrefix("as ") {
+                rest = rest.dropFirst(3).drop { $0 == " " }
+                name = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+                rest = rest.dropFirst(name.count)
+            } else {
+                name = display!
+            }
+        } else {
+            name = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            rest = rest.dropFirst(name.count).drop { $0 == " " }
+            if rest.lowercased().hasPrefix("as \"") {
+                let quoted = rest.dropFirst(4)
+                if let close = quoted.firstIndex(of: "\"") {
+                    display = String(quoted[..<close])
+                    rest = quoted[quoted.index(after: close)...]
+                }
+            }
+        }
+        let location = SourceLocation(file: file, line: line.number, column: line.column(of: name))
+        guard !name.isEmpty else {
+            report("a state declaration needs a name: 'state \(text)'", at: location)
+            return
+        }
+        rest = rest.drop { $0 == " " }
+        var opensBlock = false
+        var description: String?
+        while !rest.isEmpty {
+            if rest.hasPrefix("<<"), let close = rest.range(of: ">>") {
+                let stereotype = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound].trimmingCharacters(in: .whitespaces).lowercased()
+                let index = resolve(name, at: location)
+                if let kind = Self.unsupportedStereotypes[stereotype] {
+                    states[index].unsupported = kind
+                    report("\(kind) state '\(name)' is not supported by FlowKit: its generator stops on it", at: location)
+                }
+                rest = rest[close.upperBound...].drop { $0 == " " }
+            } else if rest.hasPrefix("#") {
+                rest = rest.drop { $0 != " " && $0 != "{" && $0 != ":" }.drop { $0 == " " }
+            } else if rest.hasPrefix(":") {
+                var body = rest.dropFirst()
+                if body.hasSuffix("{") { body = body.dropLast(); opensBlock = true }
+                description = body.trimmingCharacters(in: .whitespaces)
+                rest = ""
+            } else if rest.hasPrefix("{") {
+                opensBlock = true
+                rest = rest.dropFirst().drop { $0 == " " }
+                if rest.hasPrefix("}") { opensBlock = false; rest = rest.dropFirst() }
+            } else {
+                report("state declaration not understood: 'state \(text)'", at: location)
+                return
+            }
+        }
+        let index = resolve(name, at: location)
+        if let display { states[index].name = display }
+        if let description { describe(index, description, line: line) }
+        if opensBlock {
+            if states[index].composite == nil {
+                machines.append(Machine(id: name.flowKitTypeName, name: display ?? name, parent: states[index].machine, location: location))
+                states[index].composite = machines.count - 1
+            }
+            stack.append(states[index].composite!)
+        }
+    }
+
+    /// `X: T` — the first description of a state is its context type.
+    private mutating func describe(_ index: Int, _ description: String, line: PlantUMLLine) {
+        guard states[index].typeWritten == nil else { return }
+        states[index].typeWritten = description
+        let location = SourceLocation(file: file, line: line.number, column: line.column(of: description))
+        if let type = PlantUMLTypes.type(description) {
+            states[index].type = type
+        } else {
+            report("the context type of state '\(states[index].name)' is '\(description)', which is not a type: FlowKit reads a state's first description line as its context type", at: location)
+        }
+    }
+
+    private mutating func transition(from left: String, to right: String, label: String?, line: PlantUMLLine) {
+        let fromLocation = SourceLocation(file: file, line: line.number, column: line.column(of: left))
+        let toLocation = SourceLocation(file: file, line: line.number, column: line.column(of: right))
+        guard let from = endpoint(left, asSource: true, at: fromLocation),
+              let to = endpoint(right, asSource: false, at: toLocation) else { return }
+        let machine: Int
+        let fromID: String
+        switch from {
+        case let .begin(m):
+            machine = m
+            fromID = "Begin"
+            if machines[m].beginLocation == nil { machines[m].beginLocation = fromLocation }
+            if machines[m].beginLabel == nil, let label, !label.isEmpty {
+                if let type = PlantUMLTypes.type(label) { machines[m].beginLabel = (type, fromLocation) } else {
+                    report("the label '\(label)' on an edge from [*] is the machine's input type for FlowKit, and is not a type", at: fromLocation)
+                }
+            }
+        case let .state(i):
+            machine = states[i].machine
+            fromID = stepID(i)
+        case .end:
+            report("[*] as a source is the machine's start, never its end", at: fromLocation)
+            return
+        }
+        var transition = Transition(from: fromID, to: "", location: fromLocation)
+        switch to {
+        case let .end(m):
+            transition.to = "End"
+            if machines[m].endLocation == nil { machines[m].endLocation = toLocation }
+            if m == machine, machines[m].endLabel == nil, let label, !label.isEmpty {
+                if let type = PlantUMLTypes.type(label) { machines[m].endLabel = (type, toLocation) } else {
+                    report("the label '\(label)' on an edge into [*] is the machine's output type for FlowKit, and is not a type", at: toLocation)
+                }
+            }
+            if m != machine { transition.crossesInto = machines[m].id }
+        case let .state(i):
+            transition.to = stepID(i)
+            if states[i].machine != machine { transition.crossesInto = machines[states[i].machine].id }
+            if case .state = from, let label, !label.isEmpty { transition.carriedType = PlantUMLTypes.labelType(label) }
+        case .begin:
+            return
+        }
+        if let label, !label.isEmpty { transition.label = label }
+        machines[machine].transitions.append(transition)
+    }
+
+    private mutating func endpoint(_ text: String, asSource: Bool, at location: SourceLocation) -> Endpoint? {
+        let container = stack.last!
+        switch text {
+        case "[*]": return asSource ? .begin(container) : .end(container)
+        case "[H]", "[H*]":
+            report("history state \(text) is not supported by FlowKit: its generator stops on it", at: location)
+            return nil
+        default: return .state(resolve(text, at: location))
+        }
+    }
+
+    /// The state named `written` (quotes removed), created in the current container when first named.
+    private mutating func resolve(_ written: String, at location: SourceLocation) -> Int {
+        let key = written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2 ? String(written.dropFirst().dropLast()) : written
+        if let index = stateIndex[key] { return index }
+        let machine = stack.last!
+        states.append(State(key: key, name: key, machine: machine, location: location))
+        stateIndex[key] = states.count - 1
+        machines[machine].states.append(states.count - 1)
+        return states.count - 1
+    }
+
+    /// FlowKit's name for a state; a state named like the pseudo-states keeps a distinct id so that
+    /// `reserved-name` can report it without also making it a duplicate.
+    private func stepID(_ index: Int) -> String {
+        let name = states[index].key.flowKitTypeName
+        return name == "Begin" || name == "End" ? name + "_state" : name
+    }
+
+    // MARK: - Flows
+
+    private func flows() -> [Flow] {
+        var machines = self.machines
+        machines[0].id = title.flowKitTypeName
+        machines[0].name = machines[0].id
+        var flows: [Flow] = []
+        for (m, machine) in machines.enumerated() {
+            if m == 0 && machine.states.isEmpty && machine.beginLocation == nil && machine.endLocation == nil { continue }
+            let id = machine.id
+            let compositeType: TypeName? = m == 0 ? nil : states.first { $0.composite == m }?.type
+            let input = compositeType ?? machine.beginLabel?.0 ?? "Void"
+            let output = machine.endLabel?.0 ?? "Void"
+            var steps = [Step(id: "Begin", name: "Begin", kind: .start, location: machine.beginLocation ?? machine.location, contentType: input)]
+            for i in machine.states {
+                let state = states[i]
+                var step = Step(id: stepID(i), name: state.name, kind: .state, location: state.location,
+                                contentType: state.type ?? (state.typeWritten == nil ? "Void" : nil))
+                if let composite = state.composite {
+                    step.kind = .subflow
+                    step.subflow = machines[composite].id
+                }
+                if state.unsupported != nil { step.kind = .branch }
+                steps.append(step)
+            }
+            if let end = machine.endLocation {
+                steps.append(Step(id: "End", name: "End", kind: .end, location: end, contentType: output))
+            }
+            var flow = Flow(id: id, name: id, kind: .flowKit, location: machine.location, steps: steps,
+                            transitions: machine.transitions, entries: ["Begin"], inputType: input,
+                            outputType: machine.endLocation == nil ? nil : output,
+                            parent: machine.parent.map { $0 == 0 ? machines[0].id : machines[$0].id })
+            if m == 0, title.flowKitTypeName != title { flow.summary = title }
+            flows.append(flow)
+        }
+        return flows
+    }
+}
+
+/// Reads the `class` and `enum` models of a class-diagram block.
+enum ModelReader {
+    nonisolated(unsafe) private static let header = try! Regex(#"^(abstract\s+class|abstract|class|enum|interface|annotation|entity)\s+"?([\p{L}\p{N}_.]+)"?\s*(<[^>{]*>)?\s*(<<[^>]*>>)?\s*(\{)?\s*(\})?\s*$"#)
+
+    static func models(in block: PlantUMLBlock, file: String) -> [ModelType] {
+        var models: [ModelType] = []
+        var open: (kind: ModelType.Kind?, name: String, members: [String], methods: Bool, location: SourceLocation)?
+        for line in block.lines {
+            let text = line.text
+            if var current = open {
+                if text.hasPrefix("}") {
+                    if let kind = current.kind, !current.methods {
+                        models.append(ModelType(name: current.name, kind: kind, members: current.members, location: current.location))
+                    }
+                    open = nil
+                    continue
+                }
+                var member = Substring(text)
+                if member.hasPrefix("{method}") { current.methods = true }
+                for marker in ["{field}", "{static}", "{abstract}", "{classifier}"] where member.hasPrefix(marker) {
+                    member = member.dropFirst(marker.count).drop { $0 == " " }
+                }
+                member = member.drop { "+-#~* ".contains($0) }
+                if member.contains("(") && current.kind == .class { current.methods = true }
+                let parts = member.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if let name = parts.first, !name.isEmpty, !name.hasPrefix("..") && !name.hasPrefix("--") && !name.hasPrefix("==") {
+                    var type = parts.count > 1 ? parts[1] : nil
+                    if let t = type, let eq = t.firstIndex(of: "=") { type = t[..<eq].trimmingCharacters(in: .whitespaces) }
+                    if current.kind == .enum {
+                        current.members.append(type.map { "\(name)(\($0))" } ?? name)
+                    } else {
+                        current.members.append(type.map { "\(name): \($0)" } ?? name)
+                    }
+                }
+                open = current
+                continue
+            }
+            guard let match = try? header.wholeMatch(in: text) else { continue }
+            let keyword = String(match.output[1].substring!).lowercased()
+            let kind: ModelType.Kind? = keyword == "class" ? .class : keyword == "enum" ? .enum : nil
+            let name = String(match.output[2].substring!)
+            let location = SourceLocation(file: file, line: line.number, column: line.column(of: name))
+            if match.output[5].substring != nil && match.output[6].substring == nil {
+                open = (kind, name, [], false, location)
+            } else if let kind {
+                models.append(ModelType(name: name, kind: kind, members: [], location: location))
+            }
+        }
+        return models
+    }
 }

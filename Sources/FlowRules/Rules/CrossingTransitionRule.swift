@@ -1,0 +1,60 @@
+import FlowModel
+
+/// `crossing-transition`: a FlowKit edge between a composite state's inside and its outside.
+public struct CrossingTransitionRule: Rule {
+    public static let description = RuleDescription(
+        id: "crossing-transition",
+        severity: .error,
+        summary: "A FlowKit transition crosses the boundary of a composite state.",
+        rationale: """
+            FlowKit generates every composite state as a machine of its own, run as a sub-flow by the \
+            state that contains it. A transition belongs to the machine of its source, so an edge from \
+            a state inside a composite to a state outside it (or the other way) cannot be generated. \
+            Leave the composite through its own [*] and let the composite state's handler choose where \
+            to go next.
+            """,
+        triggeringExamples: [
+            """
+            @startuml
+            [*] --> Prompt
+            Prompt --> SignUp
+            state SignUp {
+                [*] --> EnterInfo
+                EnterInfo --> Prompt ' finding
+                EnterInfo --> [*]
+            }
+            SignUp --> [*]
+            @enduml
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            @startuml
+            [*] --> Prompt
+            Prompt --> SignUp
+            state SignUp {
+                [*] --> EnterInfo
+                EnterInfo --> [*]
+            }
+            SignUp --> Prompt
+            SignUp --> [*]
+            @enduml
+            """,
+        ],
+        exampleFileName: "Example.puml")
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        return flow.transitions.compactMap { transition in
+            guard let other = transition.crossesInto else { return nil }
+            let source = flow.step(transition.from)?.name ?? transition.from
+            let target = transition.to == "End" ? "the end ([*]) of machine '\(other)'" : "'\(transition.to)' in machine '\(other)'"
+            return context.finding(
+                Self.description,
+                "the transition from '\(source)' (machine '\(flow.name)') to \(target) crosses a composite state's boundary: FlowKit generates each composite as a machine of its own and cannot generate it",
+                at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to))
+        }
+    }
+}

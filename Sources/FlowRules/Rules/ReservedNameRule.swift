@@ -1,0 +1,53 @@
+import FlowModel
+
+/// `reserved-name`: a FlowKit state named like one of the states FlowKit generates itself.
+public struct ReservedNameRule: Rule {
+    /// The states every generated FlowKit machine has.
+    public static let reserved = ["Begin", "End", "Fail", "Terminate"]
+
+    public static let description = RuleDescription(
+        id: "reserved-name",
+        severity: .error,
+        summary: "A FlowKit state is named Begin, End, Fail or Terminate, which FlowKit reserves.",
+        rationale: """
+            FlowKit generates these four states in every machine (the start, the end, the failure \
+            state every rejected promise leads to, and the final state). A state of the diagram with \
+            one of these names gives the generated enum two cases of that name, and the code does not \
+            compile. FlowKit compares the name after removing spaces, dashes and underscores.
+            """,
+        triggeringExamples: [
+            """
+            @startuml
+            [*] --> Load
+            Load --> Fail ' finding
+            Load --> [*]
+            Fail --> [*]
+            @enduml
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            @startuml
+            [*] --> Load
+            Load --> LoadFailed
+            Load --> [*]
+            LoadFailed --> [*]
+            @enduml
+            """,
+        ],
+        exampleFileName: "Example.puml")
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        guard context.flow.kind == .flowKit else { return [] }
+        return context.flow.steps.filter { $0.kind != .start && $0.kind != .end }.compactMap { step in
+            let name = step.name.flowKitTypeName
+            guard Self.reserved.contains(name) else { return nil }
+            return context.finding(
+                Self.description,
+                "state '\(step.name)' uses the name \(name), which FlowKit reserves for the state it generates itself; rename it",
+                at: step.location, step: step.id)
+        }
+    }
+}

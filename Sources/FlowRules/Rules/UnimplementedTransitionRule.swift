@@ -1,0 +1,81 @@
+import FlowModel
+
+/// `unimplemented-transition`: a FlowKit transition that no handler ever takes.
+public struct UnimplementedTransitionRule: Rule {
+    public static let description = RuleDescription(
+        id: "unimplemented-transition",
+        severity: .warning,
+        summary: "A FlowKit transition of the diagram is never returned by its state's Swift handler.",
+        rationale: """
+            The diagram promises a way from one state to another, but the handler of the source state \
+            never returns that case, so the transition is dead in practice and the diagram no longer \
+            tells the truth about the app. A handler whose result FlowLens cannot read (it returns \
+            what another function computes) is not reported.
+            """,
+        triggeringExamples: [
+            """
+            ' file: Search.puml
+            @startuml
+            [*] --> Query
+            Query --> Results
+            Query --> Help ' finding
+            Help --> Query
+            Results --> [*]
+            @enduml
+            // file: SearchController.swift
+            final class SearchController: SearchStateMachine {
+                func onBegin(state: SearchState, context: Void) -> Promise<SearchState.Begin> { .value(.query(())) }
+                func onQuery(state: SearchState, context: Void) -> Promise<SearchState.Query> {
+                    return searchView.run().map { .results(()) }
+                }
+                func onHelp(state: SearchState, context: Void) -> Promise<SearchState.Help> { .value(.query(())) }
+                func onResults(state: SearchState, context: Void) -> Promise<SearchState.Results> { .value(.end(())) }
+            }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            ' file: Search.puml
+            @startuml
+            [*] --> Query
+            Query --> Results
+            Query --> Help
+            Help --> Query
+            Results --> [*]
+            @enduml
+            // file: SearchController.swift
+            final class SearchController: SearchStateMachine {
+                func onBegin(state: SearchState, context: Void) -> Promise<SearchState.Begin> { .value(.query(())) }
+                func onQuery(state: SearchState, context: Void) -> Promise<SearchState.Query> {
+                    return searchView.run().map { $0.wantsHelp ? .help(()) : .results(()) }
+                }
+                func onHelp(state: SearchState, context: Void) -> Promise<SearchState.Help> { .value(.query(())) }
+                func onResults(state: SearchState, context: Void) -> Promise<SearchState.Results> { .value(.end(())) }
+            }
+            """,
+        ],
+        exampleFileName: "Example.puml")
+
+    public init() {}
+
+    public func check(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        var findings: [Finding] = []
+        for implementation in flow.implementations {
+            for transition in flow.transitions where transition.crossesInto == nil {
+                guard let source = flow.step(transition.from),
+                      let handler = implementation.handler(for: FlowKitHandlers.state(of: source)), !handler.opaque else { continue }
+                let caseName = FlowKitHandlers.caseName(of: transition, in: flow)
+                guard !handler.returns.contains(where: { $0.caseName == caseName }) else { continue }
+                let target = flow.step(transition.to)?.name ?? transition.to
+                let related = handler.location.map { [RelatedLocation(message: "\(implementation.typeName).\(FlowKitHandlers.name(handler.state)) is here", location: $0)] } ?? []
+                findings.append(context.finding(
+                    Self.description,
+                    "the transition '\(source.name)' → '\(target)' is never taken: \(implementation.typeName).\(FlowKitHandlers.name(handler.state)) never returns .\(caseName)",
+                    at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to),
+                    related: related))
+            }
+        }
+        return findings
+    }
+}
