@@ -25,6 +25,11 @@ enum SwiftSources {
         { FlowGraph(flows: FlowIOSLoader().flows(in: $0)) },
         { FlowGraph(flows: FlowStateReader().flows(in: $0)) },
         { FlowGraph(flows: SyrupReader().flows(in: $0)) },
+        { files in
+            var graph = FlowGraph()
+            graph.machineImplementations = FlowKitControllerReader().implementations(in: files)
+            return graph
+        },
     ]
 
     /// Parses `files` on all cores, in the order given.
