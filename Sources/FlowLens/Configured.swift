@@ -16,7 +16,9 @@ extension FlowLens {
     /// Loads and analyses `paths` under their configurations (see `configuration(for:file:)`): walked
     /// folders keep the files the configuration includes, and each finding takes the rule setting of
     /// the configuration governing its file (`off` drops it; a severity replaces the rule's).
-    public static func check(_ paths: [String], configurationFile: String?,
+    /// PlantUML's `%getenv` reads the process environment, over it the governing configuration's
+    /// `plantuml: defines`, and over both `defines` (`--define NAME=value`).
+    public static func check(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
         var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
         var governing: [String: Configuration] = [:]                    // display path -> configuration
@@ -42,7 +44,16 @@ extension FlowLens {
             }
         }
         files.sort { $0.displayPath < $1.displayPath }
-        var graph = SourceLoader().load(files: files)
+        let base = ProcessInfo.processInfo.environment
+        var environments: [String: [String: String]] = [:]  // by display path
+        for file in files where file.kind == .plantUML {
+            var environment = base
+            for (name, value) in governing[file.displayPath]?.plantUMLDefines ?? [] { environment[name] = value }
+            for (name, value) in defines { environment[name] = value }
+            environments[file.displayPath] = environment
+        }
+        let resolved = environments
+        var graph = SourceLoader(environment: { resolved[$0.displayPath] ?? base }).load(files: files)
         graph.loadFindings = discoveryFindings + graph.loadFindings
         var findings: [Finding] = []
         for var finding in Analyzer().analyze(graph) {

@@ -138,12 +138,22 @@ public struct SourceLoader: Sendable {
         return partial
     }
 
-    /// Gives each FlowKit machine the Swift types that implement it (adopt `<Name>StateMachine`).
+    /// Gives each FlowKit machine the Swift types that implement it (adopt `<Name>StateMachine`), and
+    /// each state whose context type is a model declared in a class diagram that model's members.
     static func linkImplementations(_ graph: inout FlowGraph) {
-        guard !graph.machineImplementations.isEmpty else { return }
         let byMachine = Dictionary(grouping: graph.machineImplementations, by: \.machine)
+        var models: [String: ModelType] = [:]
+        for model in graph.models where models[model.name] == nil { models[model.name] = model }
+        guard !byMachine.isEmpty || !models.isEmpty else { return }
         for i in graph.flows.indices where graph.flows[i].kind == .flowKit {
             graph.flows[i].implementations = byMachine[graph.flows[i].name] ?? []
+            for s in graph.flows[i].steps.indices {
+                guard let type = graph.flows[i].steps[s].contentType,
+                      let model = models[type.unwrapped.spelling] ?? type.unwrapped.arrayElement.flatMap({ models[$0.spelling] }),
+                      !model.members.isEmpty else { continue }
+                let shown = model.members.prefix(6) + (model.members.count > 6 ? ["… \(model.members.count - 6) more"] : [])
+                graph.flows[i].steps[s].details = Array(shown)
+            }
         }
     }
 

@@ -120,6 +120,7 @@ public struct JSONReporter: Reporter {
         }
         if transition.kind != .normal { fields.append(("kind", .string(transition.kind.rawValue))) }
         if let carried = transition.carriedType { fields.append(("type", type(carried))) }
+        if let other = transition.crossesInto { fields.append(("crossesInto", .string(other))) }
         fields.append(("location", location(transition.location)))
         return .object(fields)
     }

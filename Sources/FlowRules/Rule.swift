@@ -17,7 +17,9 @@ public struct RuleDescription: Sendable {
     /// Declarative flow files that must not trigger it.
     public let nonTriggeringExamples: [String]
     /// The file name the examples are read as, which chooses their loader: `example.flow.yaml` for the
-    /// declarative format, `Example.swift` for Flow-iOS sources.
+    /// declarative format, `Example.swift` for Flow-iOS sources. An example made of several files
+    /// (a diagram and the Swift code implementing it) starts each with a line `' file: Name.puml`,
+    /// `// file: Name.swift` or `# file: name.flow.yaml`; see `files(of:)`.
     public let exampleFileName: String
 
     /// Creates a description.
@@ -32,6 +34,31 @@ public struct RuleDescription: Sendable {
         self.nonTriggeringExamples = nonTriggeringExamples
         self.exampleFileName = exampleFileName
     }
+}
+
+extension RuleDescription {
+    /// The files of one example: a line `// file: Name.swift` (or `' file:`, `# file:`) starts a
+    /// file; an example without such lines is one file named `exampleFileName`.
+    public func files(of example: String) -> [(name: String, text: String)] {
+        var files: [(name: String, text: String)] = []
+        var current: (name: String, lines: [Substring])?
+        for line in example.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if let marker = ["// file: ", "' file: ", "# file: "].first(where: { trimmed.hasPrefix($0) }) {
+                if let current { files.append((current.name, current.lines.joined(separator: "\n"))) }
+                current = (String(trimmed.dropFirst(marker.count)).trimmingSpaces, [])
+            } else if current != nil {
+                current!.lines.append(line)
+            }
+        }
+        guard let current else { return [(exampleFileName, example)] }
+        files.append((current.name, current.lines.joined(separator: "\n")))
+        return files
+    }
+}
+
+extension String {
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }
 
 /// Everything a rule may look at for one flow.
@@ -115,6 +142,10 @@ public enum RuleRegistry {
         UnusedSuppressionRule.self,
         SuppressionWithoutReasonRule.self,
         InvalidConfigurationRule.self,
+        ReservedNameRule.self,
+        CrossingTransitionRule.self,
+        MissingHandlerRule.self,
+        UnimplementedTransitionRule.self,
     ]
 
     /// The descriptions of all rules.

@@ -54,9 +54,27 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write every current finding to this baseline file, keyed by rule, flow, step and key (not lines).", valueName: "file"))
     var writeBaseline: String?
 
+    @Option(name: .customLong("define"),
+            help: ArgumentHelp("Set a variable PlantUML's %getenv(\"NAME\") reads, over the environment and the configuration's plantuml defines (repeatable).", valueName: "NAME=value"))
+    var defines: [String] = []
+
+    /// `--define NAME=value` as a dictionary.
+    var defineValues: [String: String] {
+        get throws {
+            var values: [String: String] = [:]
+            for define in defines {
+                guard let eq = define.firstIndex(of: "="), eq != define.startIndex else {
+                    throw ValidationError("--define takes NAME=value, e.g. --define PLATFORM_NAME=ios (got '\(define)').")
+                }
+                values[String(define[..<eq])] = String(define[define.index(after: eq)...])
+            }
+            return values
+        }
+    }
+
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
-        let full = FlowLens.check(paths, configurationFile: config)
+        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues)
         if let writeBaseline {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
@@ -79,6 +97,7 @@ struct InputOptions: ParsableArguments {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
+        _ = try defineValues
     }
 
     /// The configuration of the first path: where output defaults come from.

@@ -28,8 +28,8 @@ struct InputDiscoveryTests {
 
     @Test("the patterns description lists every pattern")
     func patterns() {
-        #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb")
-        #expect(SourceKind.allCases == [.declarative, .swift, .ruby])
+        #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml")
+        #expect(SourceKind.allCases == [.declarative, .swift, .ruby, .plantUML])
     }
 
     @Test("folders are walked recursively; hidden entries and other files are skipped; results are sorted")
@@ -140,7 +140,7 @@ struct InputDiscoveryTests {
             workingDirectory: tmp.path)
         let expected = [
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "missing.flow.yaml")),
-            Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb)",
+            Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml)",
                                  at: SourceLocation(file: "README.md")),
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "dangling.flow.yaml")),
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "no/such/folder")),

@@ -14,10 +14,14 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(rule.id) \(triggers ? "triggering" : "non-triggering") #\(number + 1)" }
 
-    /// 1-based lines marked `# finding` (YAML) or `// finding` (Swift): the finding must be on one of them.
-    var markedLines: [Int] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .filter { $0.element.contains("# finding") || $0.element.contains("// finding") }.map { $0.offset + 1 }
+    /// The lines marked `# finding` (YAML), `// finding` (Swift) or `' finding` (PlantUML), as
+    /// "file:line" (1-based, in the example's own file): the finding must be on one of them.
+    var markedLines: [String] {
+        rule.files(of: text).flatMap { file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { line in ["# finding", "// finding", "' finding"].contains { line.element.contains($0) } }
+                .map { "\(file.name):\($0.offset + 1)" }
+        }
     }
 
     static let all: [RuleExample] = RuleRegistry.descriptions.flatMap { rule in
@@ -43,7 +47,8 @@ struct RuleExampleTests {
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
                         "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
-                        "unused-suppression", "suppression-without-reason", "invalid-configuration"])
+                        "unused-suppression", "suppression-without-reason", "invalid-configuration", "reserved-name",
+                        "crossing-transition", "missing-handler", "unimplemented-transition"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
@@ -51,7 +56,8 @@ struct RuleExampleTests {
     func severities() {
         for rule in RuleRegistry.descriptions {
             let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task",
-                            "unused-suppression", "suppression-without-reason", "invalid-configuration"]
+                            "unused-suppression", "suppression-without-reason", "invalid-configuration",
+                            "unimplemented-transition"]
             let notes = ["unanalyzable-flow", "content-never-set"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")
@@ -67,7 +73,7 @@ struct RuleExampleTests {
             for finding in mine { #expect(finding.severity == example.rule.severity) }
             let marked = example.markedLines
             if !marked.isEmpty {
-                #expect(mine.contains { marked.contains($0.location?.line ?? -1) },
+                #expect(mine.contains { marked.contains("\($0.location?.file ?? ""):\($0.location?.line ?? -1)") },
                         "expected a finding on line \(marked), got \(mine.map { "\($0.location?.description ?? "-"): \($0.message)" })")
             }
         } else {
@@ -81,7 +87,7 @@ struct RuleExampleTests {
 /// as `flowlens` reads `.flowlens.yml`.
 private func findings(for example: RuleExample) throws -> [Finding] {
     guard example.rule.exampleFileName == ConfigurationLoader.fileName else {
-        return analyze(example.text, file: example.rule.exampleFileName)
+        return Analyzer().analyze(load(example.rule.files(of: example.text)))
     }
     let folder = NSTemporaryDirectory() + "flowlens-config-example-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

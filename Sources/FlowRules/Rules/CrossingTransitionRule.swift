@@ -20,7 +20,7 @@ public struct CrossingTransitionRule: Rule {
             Prompt --> SignUp
             state SignUp {
                 [*] --> EnterInfo
-                EnterInfo --> Prompt ' finding
+                EnterInfo --> Prompt /' finding '/
                 EnterInfo --> [*]
             }
             SignUp --> [*]

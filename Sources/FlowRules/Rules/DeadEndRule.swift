@@ -64,9 +64,10 @@ public struct DeadEndRule: Rule {
             guard !step.isExit else { continue }
             if !leaving.contains(step.id) {
                 stuck.insert(i)
-                findings.append(context.finding(
-                    Self.description, "step '\(step.name)' is a dead end: it has no way on and is not an end",
-                    at: step.location, step: step.id))
+                let message = context.flow.kind == .flowKit && step.kind != .start
+                    ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
+                    : "step '\(step.name)' is a dead end: it has no way on and is not an end"
+                findings.append(context.finding(Self.description, message, at: step.location, step: step.id))
             }
         }
         // Steps that cannot reach an exit but also cannot reach a step reported above are trapped in

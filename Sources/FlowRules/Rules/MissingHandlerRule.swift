@@ -17,7 +17,7 @@ public struct MissingHandlerRule: Rule {
             ' file: Checkout.puml
             @startuml
             [*] --> Cart
-            Cart --> Pay ' finding
+            Cart --> Pay /' finding '/
             Pay: Order
             Pay --> [*]
             @enduml

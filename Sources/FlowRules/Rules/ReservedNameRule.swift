@@ -19,7 +19,7 @@ public struct ReservedNameRule: Rule {
             """
             @startuml
             [*] --> Load
-            Load --> Fail ' finding
+            Load --> Fail /' finding '/
             Load --> [*]
             Fail --> [*]
             @enduml

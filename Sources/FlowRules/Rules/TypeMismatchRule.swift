@@ -93,6 +93,43 @@ public struct TypeMismatchRule: Rule {
                                           against: definitions, context)
             }
         }
+        return findings + transitionTypes(context) + handlerTypes(context)
+    }
+
+    /// A transition that says what it carries (`A --> B: T`) must carry what its target takes. Edges
+    /// from the start and into an end type the flow's input and output instead, and are not checked.
+    private func transitionTypes(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        return flow.transitions.compactMap { transition in
+            guard let carried = transition.carriedType, transition.crossesInto == nil,
+                  let source = flow.step(transition.from), source.kind != .start,
+                  let target = flow.step(transition.to), !target.isExit, let expected = target.contentType,
+                  !carried.isCompatible(withRead: expected) else { return nil }
+            return context.finding(
+                Self.description,
+                "the transition '\(source.name)' → '\(target.name)' carries \(carried), but state '\(target.name)' takes \(expected)",
+                at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to),
+                related: FlowKitHandlers.related(target, "'\(target.name)' takes \(expected)"))
+        }
+    }
+
+    /// A FlowKit handler must take exactly the context type its state declares (`()` is `Void`):
+    /// the generated protocol requires that signature.
+    private func handlerTypes(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        var findings: [Finding] = []
+        for implementation in flow.implementations {
+            for handler in implementation.handlers {
+                guard let written = handler.contextType, let step = FlowKitHandlers.step(handledBy: handler, in: flow),
+                      let expected = step.contentType, written.spelling != expected.spelling else { continue }
+                let name = "\(implementation.typeName).\(FlowKitHandlers.name(handler.state))"
+                findings.append(context.finding(
+                    Self.description,
+                    "\(name) takes context \(written), but state '\(step.name)' of \(flow.name) is declared with \(expected)",
+                    at: handler.contextLocation ?? handler.location, step: step.id,
+                    related: FlowKitHandlers.related(step, "'\(step.name)' is declared with \(expected) here")))
+            }
+        }
         return findings
     }
 

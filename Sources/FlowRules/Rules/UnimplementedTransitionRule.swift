@@ -18,7 +18,7 @@ public struct UnimplementedTransitionRule: Rule {
             @startuml
             [*] --> Query
             Query --> Results
-            Query --> Help ' finding
+            Query --> Help /' finding '/
             Help --> Query
             Results --> [*]
             @enduml

@@ -65,7 +65,8 @@ public struct UnknownStepRule: Rule {
             findings.append(context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
                                             at: flow.entryLocation, step: id))
         }
-        for transition in flow.transitions where !ids.contains(transition.to) {
+        // An edge into another FlowKit machine is `crossing-transition`'s.
+        for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
             findings.append(context.finding(
                 Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint(transition.to))",
@@ -79,6 +80,39 @@ public struct UnknownStepRule: Rule {
             findings.append(context.finding(
                 Self.description, "step '\(step.name)' runs the flow '\(reference)', which is not among the flows read\(suggestion)",
                 at: step.location, step: step.id))
+        }
+        return findings + handlerReturns(context)
+    }
+
+    /// A FlowKit handler that moves to a state its state has no transition to (the Swift code has
+    /// drifted from the diagram), or a handler for a state the diagram does not have.
+    private func handlerReturns(_ context: RuleContext) -> [Finding] {
+        let flow = context.flow
+        var findings: [Finding] = []
+        for implementation in flow.implementations {
+            for handler in implementation.handlers where handler.state != "End" && handler.state != "Fail" {
+                let name = "\(implementation.typeName).\(FlowKitHandlers.name(handler.state))"
+                guard let step = FlowKitHandlers.step(handledBy: handler, in: flow) else {
+                    let states = flow.steps.map(FlowKitHandlers.state(of:))
+                    let hint = Spelling.closest(to: handler.state, in: states).map { "; did you mean '\($0)'?" } ?? ""
+                    findings.append(context.finding(
+                        Self.description, "\(name) handles a state '\(handler.state)' that \(flow.name) does not have\(hint)",
+                        at: handler.location))
+                    continue
+                }
+                let declared = flow.transitions.filter { $0.from == step.id && $0.crossesInto == nil }
+                let cases = Set(declared.map { FlowKitHandlers.caseName(of: $0, in: flow) })
+                var reported = Set<String>()
+                for returned in handler.returns where !cases.contains(returned.caseName) && reported.insert(returned.caseName).inserted {
+                    let target = flow.steps.first { FlowKitHandlers.state(of: $0).flowKitCaseName == returned.caseName }
+                    let what = target.map { "'\($0.name)', but the diagram has no transition '\(step.name)' → '\($0.name)'" }
+                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)"
+                    findings.append(context.finding(
+                        Self.description, "\(name) moves to \(what)",
+                        at: returned.location, step: step.id,
+                        related: FlowKitHandlers.related(step, "'\(step.name)' and its transitions are declared here")))
+                }
+            }
         }
         return findings
     }
