@@ -28,9 +28,11 @@ public enum FlowLens {
         check(paths, configurationFile: nil, workingDirectory: workingDirectory)
     }
 
-    /// The DOT text of one flow's diagram, with the report's findings drawn on it.
+    /// The DOT text of one flow's diagram, with the report's findings drawn on it. A FlowKit
+    /// machine's composite states are drawn with their sub-machines (and their findings) from the
+    /// report's graph; each sub-machine also has its own diagram.
     public static func dot(for flow: Flow, in report: Report) -> String {
-        DOTBuilder().dot(for: flow, findings: report.findings(inFlow: flow.id))
+        DOTBuilder().dot(for: flow, findings: report.findings, flows: report.graph.flows)
     }
 
     /// Analyses `graph` and writes its diagrams and `report.json` into `directory`.

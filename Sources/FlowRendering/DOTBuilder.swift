@@ -2,6 +2,9 @@ import FlowModel
 
 /// Builds the DOT text of one flow's diagram. Pure: same flow and findings, same bytes.
 ///
+/// FlowKit machines are drawn in a state-machine style (see `StateMachineDOT.swift`): UML initial and
+/// final states, composite states as clusters holding their sub-machine.
+///
 /// Every piece of user text goes into HTML-like labels, escaped by `DOTBuilder.html`. Nothing a user
 /// wrote is put into `id`, `URL`, `href` or `tooltip`, which Graphviz 2.4x writes into SVG unescaped;
 /// node names are generated (`s0`, `s1` …) and SVG ids are `step-<index>`.
@@ -23,6 +26,9 @@ public struct DOTBuilder: Sendable {
         var warning = "#B26A00"
         var warningFill = "#FFF4E0"
         var unreachableFill = "#EEEEEE"
+        /// Fills of composite states (clusters), alternating with depth so that nested ones stand out.
+        var compositeFills = ["#EDF1FA", "#E1E7F4"]
+        var compositeLine = "#7D8BA8"
     }
 
     let style = Style()
@@ -30,8 +36,13 @@ public struct DOTBuilder: Sendable {
     /// Creates a builder.
     public init() {}
 
-    /// The DOT text for `flow`, marking `findings` (those of other flows are ignored).
-    public func dot(for flow: Flow, findings: [Finding]) -> String {
+    /// The DOT text for `flow`, marking `findings` (those of flows not drawn are ignored).
+    ///
+    /// `flows` are the other flows of the graph: a FlowKit machine's composite states are drawn with
+    /// the sub-machines found there (by id, else by name), with the sub-machines' findings. Without
+    /// them a composite state is drawn as a single box.
+    public func dot(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> String {
+        if flow.kind == .flowKit { return stateMachineDOT(for: flow, findings: findings, flows: flows) }
         let findings = findings.filter { $0.flow == flow.id }
         var lines: [String] = []
         var firstIndex: [String: Int] = [:]
@@ -71,12 +82,8 @@ public struct DOTBuilder: Sendable {
         for (i, step) in flow.steps.enumerated() {
             // A finding belongs to the first step with its id, except a duplicate-step finding, which
             // belongs to the later step it is located at.
-            let stepFindings = findings.filter { finding in
-                guard finding.step == step.id, finding.edge == nil else { return false }
-                if finding.rule == "duplicate-step" { return firstIndex[step.id] != i && finding.location == step.location }
-                return firstIndex[step.id] == i
-            }
-            lines.append("  s\(i) [\(nodeAttributes(step, index: i, findings: stepFindings, kindsShown: &kindsShown))];")
+            let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))];")
         }
 
         var missing: [String: Int] = [:]
@@ -106,10 +113,20 @@ public struct DOTBuilder: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The findings drawn on the step at `index`: those naming its id (not an edge) belong to the first
+    /// step with that id, except a duplicate-step finding, which belongs to the later step it is located at.
+    static func findings(_ findings: [Finding], of step: Step, at index: Int, firstIndex: [String: Int]) -> [Finding] {
+        findings.filter { finding in
+            guard finding.step == step.id, finding.edge == nil else { return false }
+            if finding.rule == "duplicate-step" { return firstIndex[step.id] != index && finding.location == step.location }
+            return firstIndex[step.id] == index
+        }
+    }
+
     // MARK: - Nodes
 
-    private func nodeAttributes(_ step: Step, index: Int, findings: [Finding], kindsShown: inout Set<String>) -> String {
-        var attributes = ["id=\"step-\(index)\""]
+    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>) -> String {
+        var attributes = ["id=\"\(id)\""]
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         var rows: [String] = []
         let name = "<B>\(Self.html(step.name))</B>"
@@ -187,7 +204,7 @@ public struct DOTBuilder: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    private func dataLabel(_ flow: Flow, _ findings: [Finding]) -> String {
+    func dataLabel(_ flow: Flow, _ findings: [Finding]) -> String {
         var rows = ["<B>Starts with</B>"]
         for value in flow.initialData {
             var text = "<B>\(Self.html(value.key))</B>"
@@ -202,7 +219,9 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Edges
 
-    private func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>) -> String {
+    /// `stateMachine`: the label is shown as written (a FlowKit label that is a type is already the
+    /// carried type's name), the carried type only when there is no label.
+    func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false) -> String {
         var attributes: [String] = []
         var label = transition.displayLabel.map(Self.html)
         if transition.kind == .error {
@@ -211,7 +230,9 @@ public struct DOTBuilder: Sendable {
             kindsShown.insert("error-edge")
         }
         if transition.kind == .parallel { attributes.append("style=bold") }
-        if let type = transition.carriedType {
+        if stateMachine {
+            if label == nil, let type = transition.carriedType { label = Self.html(type.spelling) }
+        } else if let type = transition.carriedType {
             label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
         }
         if !findings.isEmpty {
@@ -225,8 +246,11 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Legend
 
-    private func legend(_ shown: Set<String>) -> String {
+    func legend(_ shown: Set<String>) -> String {
         let entries: [(String, String)] = [
+            ("initial", "● where it begins (with its input)"), ("state", "▢ state (in grey: the data it holds)"),
+            ("composite", "▭ state with its own states inside"), ("final", "◉ where it ends (with its result)"),
+            ("final-fail", "◉ red: ends in failure"),
             ("start", "● start"), ("step", "▢ step"), ("branch", "⬡ decision"), ("join", "● branches meet"),
             ("group", "❒ once for each element"), ("subflow", "▣ runs another flow"), ("end", "◎ end"),
             ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
@@ -242,7 +266,7 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Helpers
 
-    private func accessList(_ accesses: [DataAccess]) -> String {
+    func accessList(_ accesses: [DataAccess]) -> String {
         accesses.map { access in
             let type = access.type.map { " <FONT COLOR=\"\(style.muted)\">(\(Self.html($0.spelling)))</FONT>" } ?? ""
             return "<B>\(Self.html(access.key))</B>\(type)"
@@ -250,24 +274,24 @@ public struct DOTBuilder: Sendable {
     }
 
     /// `✖ missing-data-key: token`, in the finding's colour.
-    private func findingRow(_ finding: Finding) -> String {
+    func findingRow(_ finding: Finding) -> String {
         let colour = finding.severity == .error ? style.error : style.warning
         let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
         return "<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>"
     }
 
-    private func small(_ html: String) -> String { "<FONT POINT-SIZE=\"9\">\(html)</FONT>" }
+    func small(_ html: String) -> String { "<FONT POINT-SIZE=\"9\">\(html)</FONT>" }
 
-    private func table(_ rows: [String]) -> String {
+    func table(_ rows: [String]) -> String {
         "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">"
             + rows.map { "<TR><TD>\($0)</TD></TR>" }.joined() + "</TABLE>"
     }
 
-    private func color(for findings: [Finding]) -> String {
+    func color(for findings: [Finding]) -> String {
         findings.contains { $0.severity == .error } ? style.error : style.warning
     }
 
-    private func fill(for findings: [Finding]) -> String {
+    func fill(for findings: [Finding]) -> String {
         findings.contains { $0.severity == .error } ? style.errorFill : style.warningFill
     }
 

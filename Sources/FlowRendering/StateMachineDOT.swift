@@ -1,0 +1,376 @@
+import FlowModel
+
+// The state-machine style, for FlowKit machines (`FlowKind.flowKit`).
+//
+// - A state is a rounded box: its name in bold, its context type in grey under it (not when `Void`),
+//   then its details (model fields) and data, as in the other diagrams.
+// - `Begin` is UML's initial state, a small black dot; `End` its final state, a ringed dot ("bullseye");
+//   a failure exit is a red ringed dot. Their input and output types are written beside them, unless `Void`.
+// - A composite state is a cluster (`subgraph cluster_<n>`, numbered depth first) holding its own
+//   machine, Begin and End included, recursively. Its name and context type are the cluster's label.
+//   A transition to the composite is drawn to the inner Begin and clipped at the cluster's border
+//   (`lhead`); a transition from the composite leaves from the inner End, clipped at the border
+//   (`ltail`): the arrows touch the cluster, and the layout puts them at its top and bottom, as a reader
+//   expects of "enter at the start, leave when done". A sub-machine without an End is left from its
+//   first other exit, else from its entry. A composite whose machine is not among the flows given (or
+//   that would contain itself) is drawn as one box with a double border.
+// - Transitions show their label as written (the carried type only when there is no label). A
+//   transition that goes back up the machine (found by a depth-first walk from Begin) is written
+//   reversed with `dir=back`: dot ranks a cluster as one block and would otherwise sometimes draw a
+//   composite above the state that leads into it.
+// - The sub-machine's findings (`Finding.flow` is its id) are drawn inside the cluster exactly as in
+//   its own diagram; findings about the composite step itself colour the cluster's border and are
+//   listed in its label.
+//
+// Node names and SVG ids stay generated: `s<i>`/`step-<i>` for the machine drawn, `c<n>_s<i>`/
+// `cluster-<n>-step-<i>` inside cluster n. Every edge is written at the top level, after all nodes, so
+// that naming a node in an edge never moves it into another cluster.
+
+extension DOTBuilder {
+    /// The DOT text of a FlowKit machine, its composite states drawn with the machines in `flows`.
+    func stateMachineDOT(for flow: Flow, findings: [Finding], flows: [Flow]) -> String {
+        var writer = MachineWriter(builder: self, flows: flows, findings: findings)
+        _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id])
+
+        let drawn = writer.drawnFindings
+        let errors = drawn.filter { $0.severity == .error }.count
+        let warnings = drawn.filter { $0.severity == .warning }.count
+        var title = "<B>\(Self.html(flow.name))</B>"
+        var status = [Self.kindDescription(flow.kind)]
+        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        if errors + warnings == 0 { status.append("no problems found") }
+        title += "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
+
+        var lines = ["digraph flow {"]
+        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, compound=true, label=<\(title)>];")
+        lines.append("  node [fontname=\"\(style.font)\", fontsize=11, fontcolor=\"\(style.ink)\", shape=box, style=\"rounded,filled\", fillcolor=\"\(style.stepFill)\", color=\"\(style.stepLine)\", penwidth=1.2, margin=\"0.14,0.06\"];")
+        lines.append("  edge [fontname=\"\(style.font)\", fontsize=9, fontcolor=\"\(style.muted)\", color=\"\(style.stepLine)\", arrowsize=0.7];")
+        lines += writer.nodes
+        lines += writer.edges
+        if !writer.kindsShown.isEmpty {
+            lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(writer.kindsShown))>]; }")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Nodes
+
+    /// A type worth showing: not unknown, not `Void`.
+    static func shownType(_ type: TypeName?) -> TypeName? {
+        guard let type, type.spelling != "Void", type.spelling != "()" else { return nil }
+        return type
+    }
+
+    /// Attributes of a step drawn as a node (every step but a composite drawn as a cluster).
+    func stateAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>) -> String {
+        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
+        let findingRows = findings.sorted(by: Finding.reportOrder).map(findingRow)
+        if !findings.isEmpty { kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning") }
+        if unreachable { kindsShown.insert("unreachable") }
+
+        switch step.kind {
+        case .start, .end, .fail:
+            // A dot, its type (and for a failure, its name) written beside it.
+            var attributes = ["id=\"\(id)\""]
+            var rows: [String] = []
+            var fillColour = style.ink, lineColour = style.ink
+            switch step.kind {
+            case .start:
+                attributes += ["shape=circle", "width=0.22"]
+                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                kindsShown.insert("initial")
+            case .end:
+                attributes += ["shape=doublecircle", "width=0.16"]
+                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                kindsShown.insert("final")
+            default:
+                attributes += ["shape=doublecircle", "width=0.16"]
+                fillColour = style.error
+                lineColour = style.error
+                rows.append("<B>\(Self.html(step.name))</B>")
+                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                kindsShown.insert("final-fail")
+            }
+            if unreachable { fillColour = style.unreachableFill }
+            if !findings.isEmpty { lineColour = color(for: findings) }
+            attributes += ["fixedsize=true", unreachable ? "style=\"dashed,filled\"" : "style=filled",
+                           "fillcolor=\"\(fillColour)\"", "color=\"\(lineColour)\""]
+            if !findings.isEmpty { attributes.append("penwidth=2.2") }
+            attributes.append("label=\"\"")
+            rows += findingRows
+            if !rows.isEmpty { attributes.append("xlabel=<\(table(rows))>") }
+            return attributes.joined(separator: ", ")
+        case .branch, .join, .group:
+            return nodeAttributes(step, id: id, findings: findings, kindsShown: &kindsShown)
+        default:
+            break
+        }
+
+        // A state: a rounded box.
+        var attributes = ["id=\"\(id)\""]
+        var rows = ["<B>\(Self.html(step.name))</B>"]
+        if let type = Self.shownType(step.contentType) {
+            rows.append(typeRow(type, result: step.resultType))
+        } else if let result = step.resultType {
+            rows.append(small("<FONT COLOR=\"\(style.muted)\">→ \(Self.html(result.spelling))</FONT>"))
+        }
+        if step.kind == .subflow {
+            // A composite whose machine is not drawn here.
+            attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
+            rows.append(small("<I>has its own states, drawn in its own diagram</I>"))
+            kindsShown.insert("composite")
+        } else if step.terminal {
+            attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
+            kindsShown.insert("final")
+        } else {
+            kindsShown.insert("state")
+        }
+        rows += detailRows(step)
+        rows += findingRows
+        if !findings.isEmpty {
+            attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
+            if !unreachable { attributes.append("fillcolor=\"\(fill(for: findings))\"") }
+        }
+        if unreachable {
+            attributes += ["style=\"rounded,dashed,filled\"", "fillcolor=\"\(style.unreachableFill)\""]
+        }
+        attributes.append("label=<\(table(rows))>")
+        return attributes.joined(separator: ", ")
+    }
+
+    /// The attribute statement of a composite's cluster: its name and context type as the label.
+    func clusterAttributes(_ step: Step, id: String, depth: Int, findings: [Finding], kindsShown: inout Set<String>) -> String {
+        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
+        var rows = ["<B>\(Self.html(step.name))</B>"]
+        if let type = Self.shownType(step.contentType) { rows.append(typeRow(type, result: step.resultType)) }
+        rows += detailRows(step)
+        rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
+        kindsShown.insert("composite")
+        var fillColour = style.compositeFills[(depth - 1) % style.compositeFills.count]
+        var lineColour = style.compositeLine
+        var penwidth = "1.2"
+        if !findings.isEmpty {
+            kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning")
+            lineColour = color(for: findings)
+            penwidth = "2.2"
+        }
+        if unreachable {
+            kindsShown.insert("unreachable")
+            fillColour = style.unreachableFill
+        }
+        let cells = rows.map { "<TR><TD ALIGN=\"LEFT\">\($0)</TD></TR>" }.joined()
+        return "graph [id=\"\(id)\", style=\"\(unreachable ? "rounded,dashed,filled" : "rounded,filled")\", fillcolor=\"\(fillColour)\", color=\"\(lineColour)\", penwidth=\(penwidth), fontsize=11, labeljust=l, margin=12, "
+            + "label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">\(cells)</TABLE>>];"
+    }
+
+    /// `Credentials`, or `Credentials → Token`, small and grey.
+    private func typeRow(_ type: TypeName, result: TypeName? = nil) -> String {
+        let arrow = result.map { " → \(Self.html($0.spelling))" } ?? ""
+        return small("<FONT COLOR=\"\(style.muted)\">\(Self.html(type.spelling))\(arrow)</FONT>")
+    }
+
+    /// Details (model fields), data read and written, and the implementation, one a row.
+    private func detailRows(_ step: Step) -> [String] {
+        var rows = step.details.map { small(Self.html($0)) }
+        let needed = step.reads.filter { !$0.optional }, optional = step.reads.filter(\.optional)
+        if !needed.isEmpty { rows.append(small("needs " + accessList(needed))) }
+        if !optional.isEmpty { rows.append(small("may use " + accessList(optional))) }
+        if !step.writes.isEmpty { rows.append(small("gives " + accessList(step.writes))) }
+        if let implementation = step.implementation, implementation != step.name {
+            rows.append(small("<I>\(Self.html(implementation))</I>"))
+        }
+        return rows
+    }
+}
+
+/// The generated names of one machine's nodes: `s3` and `step-3` for the machine drawn, `c1_s3` and
+/// `cluster-1-step-3` inside cluster 1.
+struct MachineScope {
+    /// The cluster number, nil for the machine the diagram is about.
+    let cluster: Int?
+
+    private var node: String { cluster.map { "c\($0)_" } ?? "" }
+    private var id: String { cluster.map { "cluster-\($0)-" } ?? "" }
+
+    func stepNode(_ index: Int) -> String { node + "s\(index)" }
+    func stepID(_ index: Int) -> String { id + "step-\(index)" }
+    var startNode: String { node + "start" }
+    var startID: String { cluster == nil ? "flow-start" : id + "start" }
+    var dataNode: String { node + "data" }
+    var dataID: String { cluster == nil ? "flow-data" : id + "data" }
+    func missingNode(_ n: Int) -> String { node + "m\(n)" }
+    func missingID(_ n: Int) -> String { id + "missing-\(n)" }
+}
+
+/// Writes a machine's nodes (clusters nested) and collects every edge for the top level.
+struct MachineWriter {
+    let builder: DOTBuilder
+    let flows: [Flow]
+    let findings: [Finding]
+    var nodes: [String] = []
+    var edges: [String] = []
+    var kindsShown = Set<String>()
+    /// The findings drawn, machine by machine: what the title counts.
+    var drawnFindings: [Finding] = []
+    private var clusters = 0
+
+    init(builder: DOTBuilder, flows: [Flow], findings: [Finding]) {
+        self.builder = builder
+        self.flows = flows
+        self.findings = findings
+    }
+
+    /// Where edges attach to a step: a node, or a composite's inner entry and exit in its cluster.
+    private struct Anchor {
+        var entry: String
+        var exit: String
+        var cluster: String?
+    }
+
+    /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
+    private func machine(_ reference: String, in parent: Flow) -> Flow? {
+        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
+            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+    }
+
+    /// Draws `flow` at `indent`; returns the nodes its entering and leaving edges attach to.
+    mutating func draw(_ flow: Flow, scope: MachineScope, indent: String, depth: Int, stack: [String]) -> (entry: String, exit: String) {
+        let style = builder.style
+        let findings = self.findings.filter { $0.flow == flow.id }
+        drawnFindings += findings
+        // This machine's edges go before those of its sub-machines, which are drawn (recursively) first.
+        let edgeStart = edges.count
+        var own: [String] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+
+        // Findings about the machine as a whole, or about a step that does not exist, go on a note.
+        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let hasData = !flow.initialData.isEmpty || !flowFindings.isEmpty
+        if hasData {
+            nodes.append("\(indent)\(scope.dataNode) [id=\"\(scope.dataID)\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : builder.fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : builder.color(for: flowFindings))\", label=<\(builder.dataLabel(flow, flowFindings))>];")
+            if !flowFindings.isEmpty { kindsShown.insert(flowFindings.contains { $0.severity == .error } ? "error" : "warning") }
+        }
+        let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
+        if !explicitStart {
+            nodes.append("\(indent)\(scope.startNode) [id=\"\(scope.startID)\", shape=circle, style=filled, fillcolor=\"\(style.ink)\", color=\"\(style.ink)\", width=0.22, fixedsize=true, label=\"\"];")
+            kindsShown.insert("initial")
+        }
+
+        var anchors: [Int: Anchor] = [:]
+        for (i, step) in flow.steps.enumerated() {
+            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
+                let n = clusters
+                clusters += 1
+                let inner = MachineScope(cluster: n)
+                nodes.append("\(indent)subgraph cluster_\(n) {")
+                nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown))
+                let (entry, exit) = draw(sub, scope: inner, indent: indent + "  ", depth: depth + 1, stack: stack + [sub.id])
+                nodes.append("\(indent)}")
+                anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
+            } else {
+                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))];")
+            }
+        }
+        func head(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.entry, $0.cluster) } ?? (scope.stepNode(i), nil) }
+        func tail(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.exit, $0.cluster) } ?? (scope.stepNode(i), nil) }
+
+        let entry = explicitStart ? head(entries[0]).node : scope.startNode
+        if hasData { own.append("  \(scope.dataNode) -> \(entry) [style=dotted, arrowhead=none];") }
+        if !explicitStart {
+            for i in entries {
+                let (node, cluster) = head(i)
+                own.append("  \(scope.startNode) -> \(node)\(cluster.map { " [lhead=\($0)]" } ?? "");")
+            }
+        }
+
+        let backwards = Self.backEdges(flow, entries: entries, firstIndex: firstIndex)
+        var missing: [String: Int] = [:]
+        for (t, transition) in flow.transitions.enumerated() {
+            guard let from = firstIndex[transition.from] else { continue }
+            let tailNode = tail(from).node
+            var tailCluster = tail(from).cluster
+            var headNode: String, headCluster: String?
+            if let to = firstIndex[transition.to] {
+                (headNode, headCluster) = head(to)
+            } else {
+                // A transition to a state that does not exist still gets drawn, to a marked ghost node.
+                if missing[transition.to] == nil {
+                    let n = missing.count
+                    missing[transition.to] = n
+                    nodes.append("\(indent)\(scope.missingNode(n)) [id=\"\(scope.missingID(n))\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such state</I><BR/>\(DOTBuilder.html(transition.to))>];")
+                    kindsShown.insert("error")
+                }
+                headNode = scope.missingNode(missing[transition.to]!)
+            }
+            if tailCluster != nil, tailCluster == headCluster {
+                // A composite's transition to itself: from its End back to its Begin, inside.
+                tailCluster = nil
+                headCluster = nil
+            }
+            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            if !edgeFindings.isEmpty { kindsShown.insert(edgeFindings.contains { $0.severity == .error } ? "error" : "warning") }
+            let attributes = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
+            if backwards.contains(t) {
+                // Written head to tail, the arrow drawn at the head: see `backEdges`.
+                let list = (["dir=back", attributes] + [headCluster.map { "ltail=\($0)" }, tailCluster.map { "lhead=\($0)" }].compactMap { $0 })
+                    .filter { !$0.isEmpty }.joined(separator: ", ")
+                own.append("  \(headNode) -> \(tailNode) [\(list)];")
+            } else {
+                let list = ([attributes] + [tailCluster.map { "ltail=\($0)" }, headCluster.map { "lhead=\($0)" }].compactMap { $0 })
+                    .filter { !$0.isEmpty }.joined(separator: ", ")
+                own.append("  \(tailNode) -> \(headNode)\(list.isEmpty ? "" : " [\(list)]");")
+            }
+        }
+        edges.insert(contentsOf: own, at: edgeStart)
+
+        // Where a transition leaving this machine starts: its End, else another exit, else its entry.
+        let exitIndex = flow.steps.indices.first { flow.steps[$0].kind == .end && anchors[$0] == nil }
+            ?? flow.steps.indices.first { flow.steps[$0].isExit && anchors[$0] == nil }
+        return (entry, exitIndex.map { scope.stepNode($0) } ?? entry)
+    }
+
+    /// The transitions (by index) that go back up the machine: those a depth-first walk from the
+    /// entries (then from every other step, in order), following transitions in order, finds leading
+    /// to a step it is still inside. They are written reversed with `dir=back`, as dot would lay them
+    /// out anyway; doing it here keeps the machine's order from Begin down when composites are
+    /// clusters, which dot ranks as one block and would otherwise turn the other way round when a
+    /// transition leaves a composite for an earlier state. A transition to its own step is left alone.
+    static func backEdges(_ flow: Flow, entries: [Int], firstIndex: [String: Int]) -> Set<Int> {
+        var outgoing: [Int: [(transition: Int, to: Int)]] = [:]
+        for (t, transition) in flow.transitions.enumerated() {
+            guard let from = firstIndex[transition.from], let to = firstIndex[transition.to], from != to else { continue }
+            outgoing[from, default: []].append((t, to))
+        }
+        enum Mark { case inside, done }
+        var marks: [Int: Mark] = [:]
+        var back = Set<Int>()
+        for root in entries + Array(flow.steps.indices) where marks[root] == nil {
+            // Iterative, so that a long machine cannot overflow the stack: (step, next outgoing to try).
+            var stack = [(step: root, next: 0)]
+            marks[root] = .inside
+            while let (step, next) = stack.last {
+                let edges = outgoing[step] ?? []
+                guard next < edges.count else {
+                    marks[step] = .done
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let (t, to) = edges[next]
+                switch marks[to] {
+                case .inside: back.insert(t)
+                case .done: break
+                case nil:
+                    marks[to] = .inside
+                    stack.append((to, 0))
+                }
+            }
+        }
+        return back
+    }
+}
