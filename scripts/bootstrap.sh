@@ -2,7 +2,9 @@
 # Installs what FlowLens needs that a fresh Debian machine with Swift may lack, and nothing else:
 #   - libgraphviz-dev (Graphviz is linked in-process) and pkg-config,
 #   - Graphviz's plugin configuration (config6a), without which there is no 'dot' layout engine,
-#   - python3 with jsonschema and PyYAML (the tests validate samples/ against the JSON Schema).
+#   - python3 with jsonschema and PyYAML (the tests validate samples/ against the JSON Schema),
+#   - plantuml (Debian's package; the tests compare FlowLens's reading of samples/flowkit with
+#     PlantUML's own, and scripts/benchmark.sh times it).
 # Safe to run again: it checks before it installs. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -22,6 +24,18 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "bootstrap: installing ${apt_packages[*]}" >&2
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+# Without recommends: they would add fonts, and fonts change the SVG that Graphviz writes.
+if ! command -v plantuml >/dev/null 2>&1; then
+  echo "bootstrap: installing plantuml" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends plantuml >/dev/null
+fi
+# scripts/plantuml-structure.py runs a small Java source file against plantuml.jar: it needs javac's module.
+if ! java --list-modules 2>/dev/null | grep -q '^jdk.compiler'; then
+  echo "bootstrap: installing a JDK for scripts/plantuml-structure.py" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends default-jdk-headless >/dev/null
 fi
 
 # Graphviz finds its plugins through config6a, written by 'dot -c'. Some images ship without it.

@@ -65,7 +65,8 @@ struct ReporterTests {
         // (their examples and samples cover them).
         let notDeclarative: Set = ["invalid-input", "unmatched-case", "nested-case", "unknown-operation", "stuck-step",
                                    "unanalyzable-flow", "content-never-set", "ui-access-in-task",
-                                   "unused-suppression", "suppression-without-reason", "invalid-configuration"]
+                                   "unused-suppression", "suppression-without-reason", "invalid-configuration",
+                                   "reserved-name", "crossing-transition", "missing-handler", "unimplemented-transition"]
         #expect(rules == Set(RuleRegistry.descriptions.map(\.id)).subtracting(notDeclarative))
     }
 

@@ -1,8 +1,10 @@
 // FlowLens sample: the flow controllers for LoginFlow.puml, with PLANTED DRIFT.
 //
 // The diagram was changed after this controller was written, and the controller was not fully
-// updated. Each planted difference is marked `// drift: <rule>` on the line above the line it is
-// reported at (see README.md). Everything else matches the diagram.
+// updated. Each planted difference is marked `// drift: <rule>` on the line above the code it is
+// about; README.md lists where each is reported (type-mismatch and unknown-step on the line below
+// their comment; missing-handler and unimplemented-transition in LoginFlow.puml, at the state and
+// at the transition). Everything else matches the diagram.
 //
 // FlowKit generates LoginFlowState, CreateAccountState and the LoginFlowStateMachine /
 // CreateAccountStateMachine protocols from LoginFlow.puml. This file needs UIKit, PromiseKit and
@@ -12,7 +14,7 @@ import FlowKit
 import PromiseKit
 import UIKit
 
-// drift: missing-handler — no onForgotPass(state:context:) anywhere in this type (the state was added to the diagram later)
+// drift: missing-handler — no onForgotPass(state:context:) in this type (reported at ForgotPass, LoginFlow.puml:15)
 class LoginFlowController: NavStateMachine, LoginFlowStateMachine {
     typealias State = LoginFlowState
     typealias Input = Void
@@ -65,7 +67,8 @@ class LoginFlowController: NavStateMachine, LoginFlowStateMachine {
             }
     }
 
-    // drift: unimplemented-transition — CreateAccount --> Prompt (LoginFlow.puml:38) is never returned: a cancelled registration rejects the promise and the machine fails
+    // drift: unimplemented-transition — never returns .prompt, so CreateAccount --> Prompt (LoginFlow.puml:38) is never
+    // taken: a cancelled registration rejects the promise and the whole login fails
     func onCreateAccount(state: State, context: String?) -> Promise<State.CreateAccount> {
         return subflow(to: CreateAccountFlowController(nav: nav), context: context)
             .map { .authenticate($0) }

@@ -456,7 +456,12 @@ struct StateDiagramReader {
                 steps.append(Step(id: "End", name: "End", kind: .end, location: end, contentType: output))
             }
             var flow = Flow(id: id, name: id, kind: .flowKit, location: machine.location, steps: steps,
-                            transitions: machine.transitions, entries: ["Begin"], inputType: input,
+                            transitions: machine.transitions.map { transition in
+                                // An edge into the root machine was recorded before the root had its name.
+                                var transition = transition
+                                if transition.crossesInto == "" { transition.crossesInto = machines[0].id }
+                                return transition
+                            }, entries: ["Begin"], inputType: input,
                             outputType: machine.endLocation == nil ? nil : output,
                             parent: machine.parent.map { $0 == 0 ? machines[0].id : machines[$0].id })
             if m == 0, title.flowKitTypeName != title { flow.summary = title }

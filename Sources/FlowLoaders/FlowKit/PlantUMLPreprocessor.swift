@@ -47,6 +47,8 @@ struct PlantUMLPreprocessor {
     /// Variables by name: `$name` for `!$name = …`, the bare name for `!define`.
     var variables: [String: String] = [:]
     var findings: [Finding] = []
+    /// Procedures and functions defined by unsupported directives, whose calls are skipped.
+    private var unsupportedCalls = Set<String>()
 
     init(file: String, environment: [String: String]) {
         self.file = file
@@ -183,12 +185,18 @@ struct PlantUMLPreprocessor {
                         continue
                     } else {
                         report("unsupported PlantUML directive '!\(name)': FlowLens cannot know what it adds to the diagram", at: location)
-                        if let closing = Self.unsupportedBlocks[name] { skipUntil = closing }
+                        if let closing = Self.unsupportedBlocks[name] {
+                            skipUntil = closing
+                            // Its calls are not reported again: the directive's finding says it all.
+                            let called = argument.prefix { $0 != "(" && $0 != " " }
+                            if !called.isEmpty { unsupportedCalls.insert(String(called)) }
+                        }
                     }
                 }
                 continue
             }
             guard active, current != nil else { continue }
+            if unsupportedCalls.contains(where: { trimmed.hasPrefix($0 + "(") }) { continue }
             current!.lines.append(PlantUMLLine(number: number, text: substitute(trimmed, at: location), original: original))
         }
         for open in conditionals {

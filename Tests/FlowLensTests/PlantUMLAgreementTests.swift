@@ -1,0 +1,143 @@
+import FlowLens
+import FlowLensTestSupport
+import Foundation
+import Testing
+
+/// FlowLens reads every sample of `samples/flowkit` as PlantUML itself does: the same states in the
+/// same composites, and the same transitions with the same labels. PlantUML's side comes from its own
+/// parser, through `scripts/plantuml-structure.py` (Debian's `plantuml`, installed by bootstrap).
+@Suite("FlowKit samples: FlowLens reads what PlantUML parses")
+struct PlantUMLAgreementTests {
+    /// Every `.puml` of the samples, with the environments its `%getenv` variables are read under.
+    static let cases: [AgreementCase] = {
+        let root = packageRoot + "/samples/flowkit"
+        let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".puml") }.sorted()
+        return files.flatMap { file in
+            let text = (try? String(contentsOfFile: root + "/" + file, encoding: .utf8)) ?? ""
+            var environments: [[String: String]] = [[:]]
+            if text.contains("FLOWKIT_PLATFORM") { environments += [["FLOWKIT_PLATFORM": "ios"], ["FLOWKIT_PLATFORM": "android"]] }
+            return environments.map { AgreementCase(file: "samples/flowkit/" + file, environment: $0) }
+        }
+    }()
+
+    @Test("the samples include the machines the comparison is about")
+    func samplesPresent() {
+        let files = Set(Self.cases.map(\.file))
+        for name in ["LoginFlow.puml", "AppShell.puml", "Checkout.puml"] {
+            #expect(files.contains("samples/flowkit/" + name), "\(name)")
+        }
+    }
+
+    @Test(arguments: cases)
+    func agrees(_ sample: AgreementCase) throws {
+        let plantUML = try PlantUMLStructure(file: sample.file, environment: sample.environment)
+        let graph = SourceLoader(environment: sample.environment)
+            .load(files: [InputFile(path: packageRoot + "/" + sample.file, displayPath: sample.file)])
+        guard plantUML.accepted else {
+            // What PlantUML rejects, FlowLens reports as invalid input, at a line PlantUML names.
+            let lines = Set(graph.loadFindings.filter { $0.rule == "invalid-input" }.compactMap { $0.location?.line })
+            #expect(!lines.isEmpty, "PlantUML rejects \(sample.file) (\(plantUML.errors)); FlowLens reports nothing")
+            return
+        }
+        #expect(Set(graph.loadFindings.map(\.rule)).subtracting(["invalid-input"]).isEmpty)
+        for diagram in plantUML.diagrams {
+            let flows = graph.flows.filter { flow in
+                guard let line = flow.location?.line else { return false }
+                return (diagram.line...diagram.endLine).contains(line)
+            }
+            #expect(!flows.isEmpty, "no machine read from the block at line \(diagram.line)")
+            #expect(Self.states(of: flows) == diagram.states, "states of the block at line \(diagram.line)")
+            #expect(Self.transitions(of: flows) == diagram.transitions, "transitions of the block at line \(diagram.line)")
+        }
+        let machines = graph.flows.filter { $0.parent == nil }.count
+        #expect(machines == plantUML.diagrams.count)
+    }
+
+    /// `machine/State` for every state FlowLens read (the root machine is ``).
+    static func states(of flows: [Flow]) -> [String] {
+        flows.flatMap { flow in
+            flow.steps.filter { $0.kind != .start && $0.kind != .end }.map { "\(machine(flow))/\(stateID($0.id))" }
+        }.sorted()
+    }
+
+    /// `machine/From -> machine/To : label` for every transition FlowLens read.
+    static func transitions(of flows: [Flow]) -> [String] {
+        flows.flatMap { flow in
+            flow.transitions.map { t in
+                let target = t.crossesInto.flatMap { other in flows.first { $0.id == other }.map(machine) } ?? machine(flow)
+                return "\(machine(flow))/\(stateID(t.from)) -> \(target)/\(stateID(t.to))" + (t.label.map { " : \($0)" } ?? "")
+            }
+        }.sorted()
+    }
+
+    static func machine(_ flow: Flow) -> String { flow.parent == nil ? "" : flow.id }
+    static func stateID(_ id: String) -> String { id.hasSuffix("_state") ? String(id.dropLast(6)) : id }
+}
+
+struct AgreementCase: CustomTestStringConvertible, Sendable {
+    let file: String
+    let environment: [String: String]
+    var testDescription: String {
+        file + (environment.isEmpty ? "" : " " + environment.map { "\($0)=\($1)" }.sorted().joined(separator: " "))
+    }
+}
+
+/// What `scripts/plantuml-structure.py` prints, in the form the test compares.
+struct PlantUMLStructure {
+    struct Diagram {
+        var line: Int
+        var endLine: Int
+        var states: [String]
+        var transitions: [String]
+    }
+
+    var accepted: Bool
+    var errors: String
+    var diagrams: [Diagram] = []
+
+    init(file: String, environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "scripts/plantuml-structure.py", file] + environment.map { "--define=\($0)=\($1)" }
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus != 2 else {
+            throw PlantUMLUnavailable(message: "scripts/plantuml-structure.py could not run PlantUML: \(errorText)")
+        }
+        accepted = process.terminationStatus == 0
+        errors = errorText
+        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        for diagram in json["diagrams"] as? [[String: Any]] ?? [] {
+            let states = diagram["states"] as? [[String: Any]] ?? []
+            func machine(_ parent: Any?) -> String { (parent as? String)?.flowKitTypeName ?? "" }
+            var endpoint: [String: String] = [:]
+            for state in states {
+                endpoint[state["name"] as! String] = "\(machine(state["parent"]))/\((state["name"] as! String).flowKitTypeName)"
+            }
+            for pseudo in diagram["pseudoStates"] as? [[String: Any]] ?? [] {
+                let kind = pseudo["kind"] as? String == "start" ? "Begin" : "End"
+                endpoint[pseudo["id"] as! String] = "\(machine(pseudo["parent"]))/\(kind)"
+            }
+            let transitions = (diagram["transitions"] as? [[String: Any]] ?? []).map { t -> String in
+                let from = endpoint[t["from"] as! String] ?? "?\(t["from"]!)"
+                let to = endpoint[t["to"] as! String] ?? "?\(t["to"]!)"
+                return "\(from) -> \(to)" + ((t["label"] as? String).map { " : \($0.trimmingCharacters(in: .whitespaces))" } ?? "")
+            }
+            diagrams.append(Diagram(line: diagram["line"] as! Int, endLine: diagram["endLine"] as! Int,
+                                    states: states.map { endpoint[$0["name"] as! String]! }.sorted(),
+                                    transitions: transitions.sorted()))
+        }
+    }
+}
+
+struct PlantUMLUnavailable: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
