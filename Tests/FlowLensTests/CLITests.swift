@@ -171,7 +171,7 @@ struct CheckCommandTests {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         #expect(root["schemaVersion"] as? Int == 1)
         let summary = try #require(root["summary"] as? [String: Int])
-        #expect(summary == ["files": 52, "flows": 49, "steps": summary["steps"]!, "errors": 23, "warnings": 8, "notes": 2])
+        #expect(summary == ["files": 66, "flows": 65, "steps": summary["steps"]!, "errors": 38, "warnings": 9, "notes": 2])
         let findings = try #require(root["findings"] as? [[String: Any]])
         for finding in findings {
             let file = try #require((finding["location"] as? [String: Any])?["file"] as? String)

@@ -376,7 +376,9 @@ struct PlantUMLTransitionTests {
             O -ri-> P
             P -do-> Q
             Q -[bold]right[#green]-> R
-            R --> [*]
+            R x--> S
+            S -->o T
+            T --> [*]
             @enduml
             """
         let graph = loadPUML(text)
@@ -384,10 +386,10 @@ struct PlantUMLTransitionTests {
         let flow = try #require(graph.flows.first)
         #expect(edges(flow) == [
             "Begin -> A", "A -> B", "B -> C", "C -> D", "D -> E", "E -> F", "F -> G", "G -> H", "H -> I", "I -> J",
-            "J -> K", "K -> L", "L -> M", "M -> N", "O -> N", "O -> P", "P -> Q", "Q -> R", "R -> End",
+            "J -> K", "K -> L", "L -> M", "M -> N", "O -> N", "O -> P", "P -> Q", "Q -> R", "R -> S", "S -> T", "T -> End",
         ])
         #expect(flow.steps.map(\.id) == ["Begin", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O",
-                                         "P", "Q", "R", "End"])
+                                         "P", "Q", "R", "S", "T", "End"])
         // A reversed edge is located at its source, written on the right.
         #expect(flow.transitions[10].location == loc(text, "J", 2))
         #expect(flow.transitions[10].location == pos(12, 7))
@@ -533,7 +535,7 @@ struct PlantUMLStateTests {
         ])
         #expect(flow.step("Scores")?.contentType == TypeName("[String: Int]"))
         #expect(flow.step("Loading")?.location == pos(13, 7))
-        #expect(flow.step("EnterInfo")?.location == pos(14, 22))
+        #expect(flow.step("EnterInfo")?.location == pos(14, 23))
     }
 
     @Test("a prose description (`Idle : waiting for input`) is reported at its text; the state's type is then unknown")
@@ -713,6 +715,28 @@ struct PlantUMLLayoutTests {
         #expect(edges(flow) == ["Begin -> A", "A -> End"])
     }
 
+    @Test("a note inside a composite, even one holding a '}', does not close the composite")
+    func noteInComposite() throws {
+        let text = """
+            @startuml
+            [*] --> S
+            state S {
+              [*] --> X
+              note right of X
+                }
+              end note
+              note left of X : }
+              X --> Y
+            }
+            S --> [*]
+            @enduml
+            """
+        let graph = loadPUML(text)
+        #expect(graph.reported == [])
+        #expect(edges(try machine(graph, "S")) == ["Begin -> X", "X -> Y"])
+        #expect(edges(try machine(graph, "Login")) == ["Begin -> S", "S -> End"])
+    }
+
     @Test("' comment lines, /' … '/ comments on one line or several, and a /* */ header before @startuml")
     func comments() throws {
         let text = """
@@ -747,6 +771,12 @@ struct PlantUMLLayoutTests {
     func layout() throws {
         let text = """
             @startuml
+            header
+              multi-line header
+            endheader
+            left header
+              aligned block
+            end header
             skinparam backgroundColor #EEEEEE
             skinparam state {
               BackgroundColor<<Warning>> Red
@@ -766,9 +796,6 @@ struct PlantUMLLayoutTests {
             header page header
             center footer page footer
             right footer Page: 1
-            header
-              multi-line header
-            endheader
             caption figure 1
             <style>
               stateDiagram { BackgroundColor red }
@@ -849,10 +876,10 @@ struct PlantUMLPreprocessorTests {
             #expect(graph.reported == [])
             return graph.flows.first?.transitions.map(\.to) ?? []
         }
-        #expect(targets(["PLATFORM": "ios", "TIER": "pro"]) == ["Start", "Apple", "proPlan"])
-        #expect(targets(["PLATFORM": "android", "TIER": "pro"]) == ["Start", "AndroidPro", "proPlan"])
-        #expect(targets(["PLATFORM": "android", "TIER": "free"]) == ["Start", "AndroidFree", "freePlan"])
-        #expect(targets(["PLATFORM": "web", "TIER": "x"]) == ["Start", "Web", "xPlan"])
+        #expect(targets(["PLATFORM": "ios", "TIER": "pro"]) == ["Start", "Apple", "ProPlan"])
+        #expect(targets(["PLATFORM": "android", "TIER": "pro"]) == ["Start", "AndroidPro", "ProPlan"])
+        #expect(targets(["PLATFORM": "android", "TIER": "free"]) == ["Start", "AndroidFree", "FreePlan"])
+        #expect(targets(["PLATFORM": "web", "TIER": "x"]) == ["Start", "Web", "XPlan"])
     }
 
     @Test("`!define`, `!ifdef`, `!ifndef`, `!undef`")
@@ -1070,6 +1097,7 @@ struct PlantUMLInvalidInputTests {
             A --> [H]
             [H*] --> B
             B --> Outer[H]
+            B --> ==Sync==
             B --> C
             @enduml
             """
@@ -1081,6 +1109,7 @@ struct PlantUMLInvalidInputTests {
             invalid(pos(10, 7), "history state [H] is not supported by FlowKit: its generator stops on it"),
             invalid(pos(11, 1), "history state [H*] is not supported by FlowKit: its generator stops on it"),
             invalid(pos(12, 7), "history state Outer[H] is not supported by FlowKit: its generator stops on it"),
+            invalid(pos(13, 7), "synchronization bar ==Sync== (a fork or join) is not supported by FlowKit: its generator stops on it"),
         ])
         let flow = try #require(graph.flows.first)
         #expect(steps(flow) == ["Begin start Void", "Pick branch Void", "A state Void", "B state Void", "F branch Void",
@@ -1270,6 +1299,36 @@ struct PlantUMLFileTests {
         #expect(crlf.reported == [])
         #expect(crlf.flows == lf.flows)
         #expect(crlf.flows.count == 2)
+    }
+
+    @Test("CRLF and CR line endings: directives, comments and findings keep their line numbers")
+    func crlfPreprocessor() throws {
+        let text = """
+            !$p = %getenv("PLATFORM")
+            @startuml
+            /' a comment
+            on two lines '/
+            [*] --> Start
+            !if $p == "ios"
+            Start --> FaceID
+            !else
+            Start --> Password
+            !endif
+            !include other.puml
+            Idle : waiting for input
+            @enduml
+            """
+        for newline in ["\r\n", "\r"] {
+            let graph = loadPUML(text.replacingOccurrences(of: "\n", with: newline), environment: ["PLATFORM": "ios"])
+            #expect(graph.reported == [
+                invalid(pos(11, 1), "unsupported PlantUML directive '!include': FlowLens cannot know what it adds to the diagram"),
+                invalid(pos(12, 8), "the context type of state 'Idle' is 'waiting for input', which is not a type: FlowKit reads a state's first description line as its context type"),
+            ])
+            let flow = try #require(graph.flows.first)
+            #expect(flow.location == pos(2, 1))
+            #expect(edges(flow) == ["Begin -> Start", "Start -> FaceID"])
+            #expect(flow.steps.map(\.location) == [pos(5, 1), pos(5, 9), pos(7, 11), pos(12, 1)])
+        }
     }
 
     @Test("an empty file, or one without @startuml, gives nothing")

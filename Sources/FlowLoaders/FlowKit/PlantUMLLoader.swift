@@ -8,8 +8,9 @@ import Foundation
 /// diagrams. This loader reads them as its generator does:
 ///
 /// - Each `@startuml` … `@enduml` block that is a state diagram (it uses `[*]` or `state`) is a
-///   machine, named by its `title` with spaces, `-` and `_` removed (`Login Flow` → `LoginFlow`);
-///   a block without a title keeps the title of the block before it, else the file's name.
+///   machine, named by its `title` with spaces, `-` and `_` removed (`Login Flow` → `LoginFlow`;
+///   of a title on several lines, its first line); a block without a title keeps the title of the
+///   block before it, else the file's name. A written title is also the machine's summary.
 /// - `[*]` as a source is Begin, as a target End. `->`, `-->`, `-left->`, `-[#red]->`, `<--` …
 ///   are transitions (direction and style are layout only). `A --> B: T` labels the edge; FlowKit
 ///   reads a label on `[*] --> X` as the machine's input type and on `X --> [*]` as its output.
@@ -44,12 +45,14 @@ public struct PlantUMLLoader: FlowLoader {
         var findings = preprocessor.findings
         let baseName = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
         var title = baseName
+        var titled = false
         for block in blocks {
             switch PlantUMLBlockKind.of(block) {
             case .stateDiagram:
-                var reader = StateDiagramReader(file: file.displayPath, block: block, title: title)
+                var reader = StateDiagramReader(file: file.displayPath, block: block, title: title, titled: titled)
                 graph.flows += reader.read()
                 title = reader.title
+                titled = reader.titled
                 findings += reader.findings
             case .classDiagram:
                 graph.models += ModelReader.models(in: block, file: file.displayPath)
@@ -125,6 +128,9 @@ struct StateDiagramReader {
     let block: PlantUMLBlock
     /// The machine's title: the block's `title`, else the one given (the previous block's or the file's).
     var title: String
+    /// Whether `title` was written in a `title` statement (this block's or an earlier one's), not
+    /// taken from the file's name: only a written title is the machine's summary.
+    var titled: Bool
     var findings: [Finding] = []
 
     private struct Machine {
@@ -160,15 +166,25 @@ struct StateDiagramReader {
     private var stateIndex: [String: Int] = [:]
     private var stack: [Int] = [0]
 
-    init(file: String, block: PlantUMLBlock, title: String) {
+    init(file: String, block: PlantUMLBlock, title: String, titled: Bool = false) {
         self.file = file
         self.block = block
         self.title = title
+        self.titled = titled
     }
 
-    private static let endpoint = #"\[\*\]|\[H\*?\]|"[^"]+"|[\p{L}\p{N}_.]+"#
-    private static let arrow = #"<?-+(?:\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)*-*>?"#
-    nonisolated(unsafe) private static let transitionPattern = try! Regex("^(\(endpoint))\\s*(\(arrow))\\s*(\(endpoint))\\s*(?::(.*))?$")
+    /// `[*]`, a history `[H]` / `[H*]` (of a composite: `X[H]`), a synchronization bar `==B==`, a quoted
+    /// name, a name.
+    private static let endpoint = #"\[\*\]|\[[Hh]\*?\]|[\p{L}\p{N}_.]+\[[Hh]\*?\]|==+[\p{L}\p{N}_.]+==+|"[^"]+"|[\p{L}\p{N}_.]+"#
+    /// PlantUML's state arrows: a body of `-`, a style (`[#red,dashed]`) and a direction (`left`, `l`,
+    /// `UP` …) in either order, more `-`, `>`; `x` (cross) and `o` (circle) decorations at the ends.
+    private static let arrowStyle = #"(?:\[[^\]]*\])?"#
+    private static let arrowDirection = #"(?i:left|right|up|down|le?|ri?|up?|do?)?"#
+    private static let forwardArrow = "x?-+\(arrowStyle)\(arrowDirection)\(arrowStyle)-*>(?:o(?=\\s))?"
+    /// `<--`: the same written backwards, the source on the right.
+    private static let reverseArrow = "(?:o\\s+)?<-*\(arrowStyle)\(arrowDirection)\(arrowStyle)-+x?"
+    nonisolated(unsafe) private static let transitionPattern = try! Regex(
+        "^(\(endpoint))\\s*(?:(\(forwardArrow))|(\(reverseArrow)))\\s*(\(endpoint))\\s*(?::(.*))?$")
     nonisolated(unsafe) private static let descriptionPattern = try! Regex(#"^("[^"]+"|[\p{L}\p{N}_.]+)\s*:(.*)$"#)
     nonisolated(unsafe) private static let noteLinkPattern = try! Regex(#"^[\p{L}\p{N}_."]+\s*\.{2,}\s*[\p{L}\p{N}_."]+$"#)
     private static let unsupportedStereotypes: [String: String] = [
@@ -181,12 +197,19 @@ struct StateDiagramReader {
     mutating func read() -> [Flow] {
         machines = [Machine(id: "", name: "", parent: nil, location: SourceLocation(file: file, line: block.start, column: 1))]
         var skipUntil: Set<String>?  // the lines that end a multi-line note, legend …
+        var readingTitle = false  // in a `title` … `end title` block, before its first line
         var skinparamDepth = 0
         for line in block.lines {
             let text = line.text
             let lower = text.lowercased()
             if let ends = skipUntil {
-                if ends.contains(lower.replacingOccurrences(of: " ", with: "")) { skipUntil = nil }
+                if ends.contains(lower.replacingOccurrences(of: " ", with: "")) {
+                    skipUntil = nil
+                    readingTitle = false
+                } else if readingTitle {
+                    setTitle(text)
+                    readingTitle = false
+                }
                 continue
             }
             if skinparamDepth > 0 {
@@ -200,13 +223,20 @@ struct StateDiagramReader {
             }
             if let match = try? Self.transitionPattern.wholeMatch(in: text) {
                 let output = match.output
-                let left = String(output[1].substring!), arrow = String(output[2].substring!), right = String(output[3].substring!)
-                if arrow.hasPrefix("<") || arrow.hasSuffix(">") {
-                    let label = output[4].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
-                    let reversed = arrow.hasPrefix("<") && !arrow.hasSuffix(">")
-                    transition(from: reversed ? right : left, to: reversed ? left : right, label: label, line: line)
-                    continue
+                let left = String(output[1].substring!), right = String(output[4].substring!)
+                let reversed = output[3].substring != nil
+                let arrow = String((output[2].substring ?? output[3].substring)!)
+                let label = output[5].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
+                // Each name is looked for after the one before it: in `AB --> B`, B is not the B of AB.
+                let leftColumn = line.column(of: left)
+                let arrowColumn = line.column(of: arrow, from: leftColumn + left.utf8.count)
+                let rightColumn = line.column(of: right, from: arrowColumn + arrow.utf8.count)
+                if reversed {
+                    transition(from: right, at: rightColumn, to: left, at: leftColumn, label: label, line: line)
+                } else {
+                    transition(from: left, at: leftColumn, to: right, at: rightColumn, label: label, line: line)
                 }
+                continue
             }
             if lower.hasPrefix("state ") {
                 declareState(String(text.dropFirst(6)).trimmingCharacters(in: .whitespaces), line: line)
@@ -222,23 +252,27 @@ struct StateDiagramReader {
             if let match = try? Self.descriptionPattern.wholeMatch(in: text) {
                 let name = String(match.output[1].substring!)
                 let description = String(match.output[2].substring!).trimmingCharacters(in: .whitespaces)
-                let index = resolve(name, at: SourceLocation(file: file, line: line.number, column: line.column(of: name.trimmingCharacters(in: ["\""]))))
-                describe(index, description, line: line)
+                let column = line.column(of: name)
+                let index = resolve(name, at: SourceLocation(file: file, line: line.number, column: column))
+                describe(index, description, line: line, from: column + name.utf8.count)
                 continue
             }
             if lower.hasPrefix("title") && (lower.count == 5 || lower.dropFirst(5).first == " ") {
                 let rest = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
-                if rest.isEmpty { skipUntil = ["endtitle"] } else { title = rest }
+                if rest.isEmpty {
+                    skipUntil = ["endtitle"]
+                    readingTitle = true
+                } else {
+                    setTitle(rest)
+                }
                 continue
             }
             if lower.hasPrefix("skinparam") {
                 skinparamDepth = text.filter { $0 == "{" }.count - text.filter { $0 == "}" }.count
                 continue
             }
-            if ["legend", "header", "footer"].contains(where: { lower.hasPrefix($0) || lower.hasSuffix(" " + $0) }) && !text.contains(":") {
-                let word = ["legend", "header", "footer"].first { lower.contains($0) }!
-                // `legend` alone (or `legend right`) opens a block; `header text` is one line.
-                if lower == word || lower.hasPrefix("legend ") || lower.hasSuffix(" " + word) { skipUntil = ["end" + word] }
+            if let annotation = Self.annotation(lower) {
+                if let closing = annotation { skipUntil = [closing] }
                 continue
             }
             if lower == "<style>" { skipUntil = ["</style>"]; continue }
@@ -263,6 +297,29 @@ struct StateDiagramReader {
         findings.append(.invalidInput(message, at: location))
     }
 
+    /// A `title`: FlowKit names the machine by its first line (a literal `\n` starts another).
+    private mutating func setTitle(_ text: String) {
+        let first = (text.components(separatedBy: "\\n").first ?? text).trimmingCharacters(in: .whitespaces)
+        guard !first.isEmpty else { return }
+        title = first
+        titled = true
+    }
+
+    /// For a `legend`, `header` or `footer` statement (`center header` …): the line that closes it
+    /// when it opens a block (`legend right`, `header` alone), nil when it is complete on its line
+    /// (`footer Page 1`). Nil (no value) for any other line.
+    private static func annotation(_ lower: String) -> String?? {
+        var words = lower.split(separator: " ").map(String.init)
+        guard let first = words.first else { return nil }
+        if first == "legend" {
+            let positions: Set<String> = ["left", "right", "center", "top", "bottom"]
+            return words.dropFirst().allSatisfy(positions.contains) ? .some("endlegend") : nil
+        }
+        if ["left", "right", "center"].contains(first), words.count > 1 { words.removeFirst() }
+        guard let word = words.first, word == "header" || word == "footer" else { return nil }
+        return words.count == 1 ? .some("end" + word) : .some(nil)
+    }
+
     // MARK: - Statements
 
     /// `state X`, `state "Long name" as X`, `state X <<choice>>`, `state X : T`, `state X {`.
@@ -270,6 +327,9 @@ struct StateDiagramReader {
         var rest = Substring(text)
         var name: String
         var display: String?
+        // Where to look for the name in the line: after `state` (`state t` is not the t of `state`),
+        // and after a display name written first.
+        var searchFrom = line.column() + 5
         if rest.hasPrefix("\"") {
             guard let close = rest.dropFirst().firstIndex(of: "\"") else {
                 report("unterminated state name: 'state \(text)'", at: SourceLocation(file: file, line: line.number, column: line.column()))
@@ -277,12 +337,16 @@ struct StateDiagramReader {
             }
             display = String(rest[rest.index(after: rest.startIndex)..<close])
             rest = rest[rest.index(after: close)...].drop { $0 == " " }
+            let quoted = "\"" + display! + "\""
+            let quoteColumn = line.column(of: quoted, from: searchFrom)
+            searchFrom = quoteColumn + quoted.utf8.count
             if rest.lowercased().hasPrefix("as ") {
                 rest = rest.dropFirst(3).drop { $0 == " " }
                 name = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
                 rest = rest.dropFirst(name.count)
             } else {
                 name = display!
+                searchFrom = quoteColumn  // the name is the quoted text: located at its quote
             }
         } else {
             name = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
@@ -295,7 +359,8 @@ struct StateDiagramReader {
                 }
             }
         }
-        let location = SourceLocation(file: file, line: line.number, column: line.column(of: name))
+        let nameColumn = display == name ? searchFrom : line.column(of: name, from: searchFrom)
+        let location = SourceLocation(file: file, line: line.number, column: nameColumn)
         guard !name.isEmpty else {
             report("a state declaration needs a name: 'state \(text)'", at: location)
             return
@@ -330,7 +395,7 @@ struct StateDiagramReader {
         }
         let index = resolve(name, at: location)
         if let display { states[index].name = display }
-        if let description { describe(index, description, line: line) }
+        if let description { describe(index, description, line: line, from: nameColumn + name.utf8.count) }
         if opensBlock {
             if states[index].composite == nil {
                 machines.append(Machine(id: name.flowKitTypeName, name: display ?? name, parent: states[index].machine, location: location))
@@ -340,11 +405,11 @@ struct StateDiagramReader {
         }
     }
 
-    /// `X: T` — the first description of a state is its context type.
-    private mutating func describe(_ index: Int, _ description: String, line: PlantUMLLine) {
+    /// `X: T` — the first description of a state is its context type; `from` is a column before it.
+    private mutating func describe(_ index: Int, _ description: String, line: PlantUMLLine, from: Int) {
         guard states[index].typeWritten == nil else { return }
         states[index].typeWritten = description
-        let location = SourceLocation(file: file, line: line.number, column: line.column(of: description))
+        let location = SourceLocation(file: file, line: line.number, column: line.column(of: description, from: from))
         if let type = PlantUMLTypes.type(description) {
             states[index].type = type
         } else {
@@ -352,9 +417,11 @@ struct StateDiagramReader {
         }
     }
 
-    private mutating func transition(from left: String, to right: String, label: String?, line: PlantUMLLine) {
-        let fromLocation = SourceLocation(file: file, line: line.number, column: line.column(of: left))
-        let toLocation = SourceLocation(file: file, line: line.number, column: line.column(of: right))
+    /// An edge from `left` (written at column `fromColumn`) to `right`.
+    private mutating func transition(from left: String, at fromColumn: Int, to right: String, at toColumn: Int, label: String?,
+                                     line: PlantUMLLine) {
+        let fromLocation = SourceLocation(file: file, line: line.number, column: fromColumn)
+        let toLocation = SourceLocation(file: file, line: line.number, column: toColumn)
         guard let from = endpoint(left, asSource: true, at: fromLocation),
               let to = endpoint(right, asSource: false, at: toLocation) else { return }
         let machine: Int
@@ -402,8 +469,11 @@ struct StateDiagramReader {
         let container = stack.last!
         switch text {
         case "[*]": return asSource ? .begin(container) : .end(container)
-        case "[H]", "[H*]":
+        case _ where text.uppercased().hasSuffix("[H]") || text.uppercased().hasSuffix("[H*]"):
             report("history state \(text) is not supported by FlowKit: its generator stops on it", at: location)
+            return nil
+        case _ where text.hasPrefix("=="):
+            report("synchronization bar \(text) (a fork or join) is not supported by FlowKit: its generator stops on it", at: location)
             return nil
         default: return .state(resolve(text, at: location))
         }
@@ -464,7 +534,7 @@ struct StateDiagramReader {
                             }, entries: ["Begin"], inputType: input,
                             outputType: machine.endLocation == nil ? nil : output,
                             parent: machine.parent.map { $0 == 0 ? machines[0].id : machines[$0].id })
-            if m == 0, title.flowKitTypeName != title { flow.summary = title }
+            if m == 0, titled, title.flowKitTypeName != title { flow.summary = title }
             flows.append(flow)
         }
         return flows
@@ -474,6 +544,9 @@ struct StateDiagramReader {
 /// Reads the `class` and `enum` models of a class-diagram block.
 enum ModelReader {
     nonisolated(unsafe) private static let header = try! Regex(#"^(abstract\s+class|abstract|class|enum|interface|annotation|entity)\s+"?([\p{L}\p{N}_.]+)"?\s*(<[^>{]*>)?\s*(<<[^>]*>>)?\s*(\{)?\s*(\})?\s*$"#)
+
+    /// Modifiers in front of a member: `{field}` makes it a field even with a `(`, `{method}` a method.
+    private static let markers = ["{field}", "{method}", "{static}", "{abstract}", "{classifier}"]
 
     static func models(in block: PlantUMLBlock, file: String) -> [ModelType] {
         var models: [ModelType] = []
@@ -488,15 +561,24 @@ enum ModelReader {
                     open = nil
                     continue
                 }
+                // A separator, alone or titled (`--`, `.. notes ..`, `== title ==`, `__ private __`).
+                if ["--", "..", "==", "__"].contains(where: { text.hasPrefix($0) }) { continue }
                 var member = Substring(text)
-                if member.hasPrefix("{method}") { current.methods = true }
-                for marker in ["{field}", "{static}", "{abstract}", "{classifier}"] where member.hasPrefix(marker) {
+                var field = false
+                while let marker = Self.markers.first(where: { member.hasPrefix($0) }) {
+                    if marker == "{method}" { current.methods = true }
+                    if marker == "{field}" { field = true }
                     member = member.dropFirst(marker.count).drop { $0 == " " }
                 }
                 member = member.drop { "+-#~* ".contains($0) }
-                if member.contains("(") && current.kind == .class { current.methods = true }
+                // A method's parameters come before any `:` (`login(user: String): Bool`); a `(` after
+                // the colon is in a field's type or default value (`id: UUID = UUID()`).
+                if !field, current.kind == .class, let paren = member.firstIndex(of: "("),
+                   member.firstIndex(of: ":").map({ paren < $0 }) ?? true {
+                    current.methods = true
+                }
                 let parts = member.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if let name = parts.first, !name.isEmpty, !name.hasPrefix("..") && !name.hasPrefix("--") && !name.hasPrefix("==") {
+                if let name = parts.first, !name.isEmpty {
                     var type = parts.count > 1 ? parts[1] : nil
                     if let t = type, let eq = t.firstIndex(of: "=") { type = t[..<eq].trimmingCharacters(in: .whitespaces) }
                     if current.kind == .enum {
@@ -512,7 +594,7 @@ enum ModelReader {
             let keyword = String(match.output[1].substring!).lowercased()
             let kind: ModelType.Kind? = keyword == "class" ? .class : keyword == "enum" ? .enum : nil
             let name = String(match.output[2].substring!)
-            let location = SourceLocation(file: file, line: line.number, column: line.column(of: name))
+            let location = SourceLocation(file: file, line: line.number, column: line.column(of: name, from: line.column() + keyword.utf8.count))
             if match.output[5].substring != nil && match.output[6].substring == nil {
                 open = (kind, name, [], false, location)
             } else if let kind {

@@ -10,10 +10,21 @@ struct PlantUMLLine {
     /// The line as written (for columns).
     var original: String
 
-    /// The 1-based column (UTF-8) where `token` starts in the line as written, else where the text starts.
-    func column(of token: String? = nil) -> Int {
-        if let token, !token.isEmpty, let range = original.range(of: token) {
-            return original.utf8.distance(from: original.startIndex, to: range.lowerBound) + 1
+    /// The 1-based column (UTF-8) where `token` starts in the line as written, looking from column
+    /// `start` on (so that the second name of `AB --> B` is not found inside the first), else
+    /// anywhere in the line (a substituted variable is not in the line as written), else where the
+    /// text starts.
+    func column(of token: String? = nil, from start: Int = 1) -> Int {
+        if let token, !token.isEmpty {
+            let utf8 = original.utf8
+            let offset = min(max(start - 1, 0), utf8.count)
+            if let lower = String.Index(utf8.index(utf8.startIndex, offsetBy: offset), within: original),
+               let range = original.range(of: token, range: lower..<original.endIndex) {
+                return utf8.distance(from: utf8.startIndex, to: range.lowerBound) + 1
+            }
+            if let range = original.range(of: token) {
+                return utf8.distance(from: utf8.startIndex, to: range.lowerBound) + 1
+            }
         }
         let indent = original.prefix { $0 == " " || $0 == "\t" }
         return indent.utf8.count + 1
@@ -41,6 +52,7 @@ struct PlantUMLBlock {
 ///
 /// `'` comment lines and `/' … '/` comments (on one line or several) are removed. Text outside
 /// `@startuml` … `@enduml` (such as a `/* … */` licence header) is not PlantUML and is skipped.
+/// Lines end with LF, CRLF or CR.
 struct PlantUMLPreprocessor {
     let file: String
     let environment: [String: String]
@@ -79,9 +91,8 @@ struct PlantUMLPreprocessor {
         var inBlockComment = false
         var inCComment = false
         var skipUntil: String?  // the closing directive of an unsupported block
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-        }
+        // "\r\n" is one Character in Swift: splitting on "\n" alone would leave a CRLF file one line.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
         for (index, original) in lines.enumerated() {
             let number = index + 1
             // Outside a block only `@startuml` matters (and a C comment that might hide one).
@@ -95,7 +106,8 @@ struct PlantUMLPreprocessor {
                 let trimmed = rest.trimmingCharacters(in: .whitespaces)
                 if trimmed.hasPrefix("/*"), !trimmed.contains("*/") { inCComment = true; continue }
                 if trimmed.lowercased().hasPrefix("@startuml") {
-                    current = PlantUMLBlock(start: number, lines: [])
+                    // A block inside a false `!if` is not read at all.
+                    if conditionals.last?.active ?? true { current = PlantUMLBlock(start: number, lines: []) }
                     continue
                 }
                 // Preprocessor directives before `@startuml` still apply to the blocks after them.
@@ -108,6 +120,8 @@ struct PlantUMLPreprocessor {
                 inBlockComment = false
                 line = String(line[end.upperBound...])
             }
+            // A line starting with `'` is a comment whatever follows, even a `/'`.
+            if line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("'") { continue }
             while let open = line.range(of: "/'") {
                 if let close = line.range(of: "'/", range: open.upperBound..<line.endIndex) {
                     line.removeSubrange(open.lowerBound..<close.upperBound)
@@ -197,7 +211,9 @@ struct PlantUMLPreprocessor {
             }
             guard active, current != nil else { continue }
             if unsupportedCalls.contains(where: { trimmed.hasPrefix($0 + "(") }) { continue }
-            current!.lines.append(PlantUMLLine(number: number, text: substitute(trimmed, at: location), original: original))
+            let text = substitute(trimmed, at: location).trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            current!.lines.append(PlantUMLLine(number: number, text: text, original: original))
         }
         for open in conditionals {
             report("!if at line \(open.line) has no !endif", at: SourceLocation(file: file, line: open.line, column: 1))
