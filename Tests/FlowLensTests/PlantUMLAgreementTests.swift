@@ -141,3 +141,22 @@ struct PlantUMLUnavailable: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+
+@Suite("flowlens --define")
+struct DefineOptionTests {
+    @Test("--define NAME=value is what %getenv reads: Checkout.puml draws Apple Pay on iOS, Google Pay otherwise")
+    func define() throws {
+        let ios = try flowlens(["check", "--format", "json", "--define", "FLOWKIT_PLATFORM=ios", "samples/flowkit/Checkout.puml"])
+        let other = try flowlens(["check", "--format", "json", "--define", "FLOWKIT_PLATFORM=android", "samples/flowkit/Checkout.puml"])
+        #expect(ios.status == 0 && other.status == 0)
+        #expect(ios.stdout.contains("\"ApplePay\"") && !ios.stdout.contains("\"GooglePay\""))
+        #expect(other.stdout.contains("\"GooglePay\"") && !other.stdout.contains("\"ApplePay\""))
+    }
+
+    @Test("--define without '=' is a usage error (exit 2) that shows the expected form")
+    func malformed() throws {
+        let run = try flowlens(["check", "--define", "FLOWKIT_PLATFORM", "samples/flowkit/Checkout.puml"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--define takes NAME=value"))
+    }
+}
