@@ -48,14 +48,7 @@ public struct DOTBuilder: Sendable {
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
 
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.filter { $0.severity == .warning }.count
-        var title = "<B>\(Self.html(flow.name))</B>"
-        var status = [Self.kindDescription(flow.kind)]
-        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
-        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        if errors + warnings == 0 { status.append("no problems found") }
-        title += "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
+        let title = self.title(of: flow, findings: findings)
 
         lines.append("digraph flow {")
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, label=<\(title)>];")
@@ -121,6 +114,18 @@ public struct DOTBuilder: Sendable {
             if finding.rule == "duplicate-step" { return firstIndex[step.id] != index && finding.location == step.location }
             return firstIndex[step.id] == index
         }
+    }
+
+    /// The diagram's title: the flow's name, and under it its kind and how many errors and warnings
+    /// are drawn (`findings`).
+    func title(of flow: Flow, findings: [Finding]) -> String {
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        var status = [Self.kindDescription(flow.kind)]
+        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        if errors + warnings == 0 { status.append("no problems found") }
+        return "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
     }
 
     // MARK: - Nodes

@@ -32,15 +32,7 @@ extension DOTBuilder {
         var writer = MachineWriter(builder: self, flows: flows, findings: findings)
         _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id])
 
-        let drawn = writer.drawnFindings
-        let errors = drawn.filter { $0.severity == .error }.count
-        let warnings = drawn.filter { $0.severity == .warning }.count
-        var title = "<B>\(Self.html(flow.name))</B>"
-        var status = [Self.kindDescription(flow.kind)]
-        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
-        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        if errors + warnings == 0 { status.append("no problems found") }
-        title += "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
+        let title = self.title(of: flow, findings: writer.drawnFindings)
 
         var lines = ["digraph flow {"]
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, compound=true, label=<\(title)>];")

@@ -32,8 +32,13 @@ enum FlowKitHandlers {
         return state(of: target).flowKitCaseName
     }
 
-    /// Where the state is, for a finding's related location.
-    static func related(_ step: Step, _ text: String) -> [RelatedLocation] {
-        step.location.map { [RelatedLocation(message: text, location: $0)] } ?? []
+    /// A handler as a person finds it in the code: `LoginFlowController.onPrompt`.
+    static func qualifiedName(_ handler: StateHandler, of implementation: MachineImplementation) -> String {
+        "\(implementation.typeName).\(name(handler.state))"
+    }
+
+    /// A finding's related location, when the place is known.
+    static func related(_ location: SourceLocation?, _ text: String) -> [RelatedLocation] {
+        location.map { [RelatedLocation(message: text, location: $0)] } ?? []
     }
 }

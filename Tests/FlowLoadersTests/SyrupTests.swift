@@ -25,20 +25,7 @@ private func progression(_ text: String, file: String = "P.swift") throws -> Flo
 
 /// Where the `occurrence`-th `needle` starts in `text` (1-based line and UTF-8 column).
 private func at(_ text: String, _ needle: String, _ occurrence: Int = 1, file: String = "P.swift") -> FlowModel.SourceLocation {
-    var found = 0
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        var rest = Substring(line)
-        var offset = 0
-        while let range = rest.range(of: needle) {
-            found += 1
-            let column = offset + rest.utf8.distance(from: rest.startIndex, to: range.lowerBound) + 1
-            if found == occurrence { return FlowModel.SourceLocation(file: file, line: index + 1, column: column) }
-            offset = column - 1 + needle.utf8.count
-            rest = rest[range.upperBound...]
-        }
-    }
-    Issue.record("'\(needle)' #\(occurrence) not in fixture")
-    return FlowModel.SourceLocation(file: file)
+    location(of: needle, in: text, occurrence: occurrence, file: file)
 }
 
 /// Each transition as `from -> to (label)`, with ` !error` for error transitions.

@@ -1,6 +1,7 @@
 import Foundation
 import FlowModel
 @testable import FlowLoaders
+import Testing
 
 /// The display path every in-memory document is loaded under.
 let testFile = "t.flow.yaml"
@@ -16,13 +17,32 @@ func load(_ files: [(name: String, text: String)]) -> FlowGraph {
 }
 
 /// A position in the in-memory test file.
-func at(_ line: Int, _ column: Int, file: String = testFile) -> SourceLocation {
-    SourceLocation(file: file, line: line, column: column)
+func at(_ line: Int, _ column: Int, file: String = testFile) -> FlowModel.SourceLocation {
+    FlowModel.SourceLocation(file: file, line: line, column: column)
+}
+
+/// Where the `occurrence`-th `needle` starts in `text` (1-based line and UTF-8 column, as loaders
+/// report them), in `file`; records an issue when the fixture has no such occurrence.
+func location(of needle: String, in text: String, occurrence: Int = 1, file: String) -> FlowModel.SourceLocation {
+    var found = 0
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var rest = Substring(line)
+        var offset = 0
+        while let range = rest.range(of: needle) {
+            found += 1
+            let column = offset + rest.utf8.distance(from: rest.startIndex, to: range.lowerBound) + 1
+            if found == occurrence { return FlowModel.SourceLocation(file: file, line: index + 1, column: column) }
+            offset = column - 1 + needle.utf8.count
+            rest = rest[range.upperBound...]
+        }
+    }
+    Issue.record("'\(needle)' #\(occurrence) not in fixture")
+    return FlowModel.SourceLocation(file: file)
 }
 
 /// Findings reduced to what a test compares: where, and the message.
 struct Reported: Equatable, CustomStringConvertible {
-    var location: SourceLocation?
+    var location: FlowModel.SourceLocation?
     var message: String
     var description: String { "\(location.map(\.description) ?? "-") \(message)" }
 }

@@ -143,7 +143,9 @@ struct StateDiagramReader {
         var endLocation: SourceLocation?
         var beginLabel: (TypeName, SourceLocation)?
         var endLabel: (TypeName, SourceLocation)?
-        var transitions: [Transition] = []
+        /// Each transition with the machine its target belongs to when that is another machine. Ids
+        /// are given in `flows()`: the root machine's name may come from a `title` read later.
+        var transitions: [(transition: Transition, crossesInto: Int?)] = []
     }
 
     private struct State {
@@ -444,6 +446,7 @@ struct StateDiagramReader {
             return
         }
         var transition = Transition(from: fromID, to: "", location: fromLocation)
+        var targetMachine = machine
         switch to {
         case let .end(m):
             transition.to = "End"
@@ -453,16 +456,16 @@ struct StateDiagramReader {
                     report("the label '\(label)' on an edge into [*] is the machine's output type for FlowKit, and is not a type", at: toLocation)
                 }
             }
-            if m != machine { transition.crossesInto = machines[m].id }
+            targetMachine = m
         case let .state(i):
             transition.to = stepID(i)
-            if states[i].machine != machine { transition.crossesInto = machines[states[i].machine].id }
+            targetMachine = states[i].machine
             if case .state = from, let label, !label.isEmpty { transition.carriedType = PlantUMLTypes.labelType(label) }
         case .begin:
             return
         }
         if let label, !label.isEmpty { transition.label = label }
-        machines[machine].transitions.append(transition)
+        machines[machine].transitions.append((transition, targetMachine == machine ? nil : targetMachine))
     }
 
     private mutating func endpoint(_ text: String, asSource: Bool, at location: SourceLocation) -> Endpoint? {
@@ -526,14 +529,13 @@ struct StateDiagramReader {
                 steps.append(Step(id: "End", name: "End", kind: .end, location: end, contentType: output))
             }
             var flow = Flow(id: id, name: id, kind: .flowKit, location: machine.location, steps: steps,
-                            transitions: machine.transitions.map { transition in
-                                // An edge into the root machine was recorded before the root had its name.
-                                var transition = transition
-                                if transition.crossesInto == "" { transition.crossesInto = machines[0].id }
+                            transitions: machine.transitions.map { recorded in
+                                var transition = recorded.transition
+                                transition.crossesInto = recorded.crossesInto.map { machines[$0].id }
                                 return transition
                             }, entries: ["Begin"], inputType: input,
                             outputType: machine.endLocation == nil ? nil : output,
-                            parent: machine.parent.map { $0 == 0 ? machines[0].id : machines[$0].id })
+                            parent: machine.parent.map { machines[$0].id })
             if m == 0, titled, title.flowKitTypeName != title { flow.summary = title }
             flows.append(flow)
         }

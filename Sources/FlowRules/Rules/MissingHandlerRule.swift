@@ -65,7 +65,7 @@ public struct MissingHandlerRule: Rule {
                 let state = FlowKitHandlers.state(of: step)
                 guard implementation.handler(for: state) == nil else { continue }
                 let name = FlowKitHandlers.name(state)
-                let conformance = implementation.location.map { [RelatedLocation(message: "\(implementation.typeName) adopts \(flow.name)StateMachine here", location: $0)] } ?? []
+                let conformance = FlowKitHandlers.related(implementation.location, "\(implementation.typeName) adopts \(flow.name)StateMachine here")
                 findings.append(context.finding(
                     Self.description,
                     "\(implementation.typeName) implements \(flow.name)StateMachine but has no \(name)(state:context:) for state '\(step.name)'",

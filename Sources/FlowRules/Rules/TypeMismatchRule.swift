@@ -109,7 +109,7 @@ public struct TypeMismatchRule: Rule {
                 Self.description,
                 "the transition '\(source.name)' → '\(target.name)' carries \(carried), but state '\(target.name)' takes \(expected)",
                 at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to),
-                related: FlowKitHandlers.related(target, "'\(target.name)' takes \(expected)"))
+                related: FlowKitHandlers.related(target.location, "'\(target.name)' takes \(expected)"))
         }
     }
 
@@ -122,12 +122,12 @@ public struct TypeMismatchRule: Rule {
             for handler in implementation.handlers {
                 guard let written = handler.contextType, let step = FlowKitHandlers.step(handledBy: handler, in: flow),
                       let expected = step.contentType, written.spelling != expected.spelling else { continue }
-                let name = "\(implementation.typeName).\(FlowKitHandlers.name(handler.state))"
+                let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
                 findings.append(context.finding(
                     Self.description,
                     "\(name) takes context \(written), but state '\(step.name)' of \(flow.name) is declared with \(expected)",
                     at: handler.contextLocation ?? handler.location, step: step.id,
-                    related: FlowKitHandlers.related(step, "'\(step.name)' is declared with \(expected) here")))
+                    related: FlowKitHandlers.related(step.location, "'\(step.name)' is declared with \(expected) here")))
             }
         }
         return findings

@@ -68,10 +68,11 @@ public struct UnimplementedTransitionRule: Rule {
                 let caseName = FlowKitHandlers.caseName(of: transition, in: flow)
                 guard !handler.returns.contains(where: { $0.caseName == caseName }) else { continue }
                 let target = flow.step(transition.to)?.name ?? transition.to
-                let related = handler.location.map { [RelatedLocation(message: "\(implementation.typeName).\(FlowKitHandlers.name(handler.state)) is here", location: $0)] } ?? []
+                let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
+                let related = FlowKitHandlers.related(handler.location, "\(name) is here")
                 findings.append(context.finding(
                     Self.description,
-                    "the transition '\(source.name)' → '\(target)' is never taken: \(implementation.typeName).\(FlowKitHandlers.name(handler.state)) never returns .\(caseName)",
+                    "the transition '\(source.name)' → '\(target)' is never taken: \(name) never returns .\(caseName)",
                     at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to),
                     related: related))
             }

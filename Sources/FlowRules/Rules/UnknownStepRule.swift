@@ -91,7 +91,7 @@ public struct UnknownStepRule: Rule {
         var findings: [Finding] = []
         for implementation in flow.implementations {
             for handler in implementation.handlers where handler.state != "End" && handler.state != "Fail" {
-                let name = "\(implementation.typeName).\(FlowKitHandlers.name(handler.state))"
+                let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
                 guard let step = FlowKitHandlers.step(handledBy: handler, in: flow) else {
                     let states = flow.steps.map(FlowKitHandlers.state(of:))
                     let hint = Spelling.closest(to: handler.state, in: states).map { "; did you mean '\($0)'?" } ?? ""
@@ -110,7 +110,7 @@ public struct UnknownStepRule: Rule {
                     findings.append(context.finding(
                         Self.description, "\(name) moves to \(what)",
                         at: returned.location, step: step.id,
-                        related: FlowKitHandlers.related(step, "'\(step.name)' and its transitions are declared here")))
+                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here")))
                 }
             }
         }
