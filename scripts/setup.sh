@@ -12,4 +12,13 @@ if [ "$status" -gt 2 ]; then
   echo "setup: flowlens export failed with status $status" >&2
   exit "$status"
 fi
-echo "setup: done. Diagrams and report.json are in output/; run scripts/test.sh to run the tests." >&2
+# The review page, and the README's picture of it (taken in headless Chromium, which also checks the page).
+status=0
+.build/debug/flowlens export samples --output output/review --format html > /dev/null 2>&1 || status=$?
+if [ "$status" -gt 2 ]; then
+  echo "setup: flowlens export --format html failed with status $status" >&2
+  exit "$status"
+fi
+rm -f output/review/report.json  # the same as output/report.json
+python3 scripts/check-review-page.py output/review/index.html --flow LoginFlow --screenshot output/review/login-flow.png
+echo "setup: done. Diagrams and report.json are in output/, the review page in output/review/; run scripts/test.sh to run the tests." >&2

@@ -52,6 +52,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case png
     /// PDF documents.
     case pdf
+    /// One self-contained HTML review page, `index.html`, for the whole run (see `ReviewPage`).
+    case html
 }
 
 /// Writes one diagram per flow and `report.json` into a folder.
@@ -70,6 +72,12 @@ public struct Exporter: Sendable {
     public func export(_ report: Report, to directory: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
+        if format == .html {
+            let path = (directory as NSString).appendingPathComponent("index.html")
+            try Data(ReviewPage().render(report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            written.append(path)
+            return written + [try writeReport(report, to: directory)]
+        }
         let names = Self.fileNames(for: report.graph.flows)
         for (flow, name) in zip(report.graph.flows, names) {
             let dot = FlowLens.dot(for: flow, in: report)
@@ -79,15 +87,20 @@ public struct Exporter: Sendable {
             case .svg: data = try Graphviz.render(dot: dot, format: .svg)
             case .png: data = try Graphviz.render(dot: dot, format: .png)
             case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
+            case .html: preconditionFailure("the review page is written above")
             }
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             written.append(path)
         }
-        let reportPath = (directory as NSString).appendingPathComponent("report.json")
-        try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
-        written.append(reportPath)
+        written.append(try writeReport(report, to: directory))
         return written
+    }
+
+    private func writeReport(_ report: Report, to directory: String) throws -> String {
+        let path = (directory as NSString).appendingPathComponent("report.json")
+        try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return path
     }
 
     /// A safe, unique file name (without extension) for each flow, in order.

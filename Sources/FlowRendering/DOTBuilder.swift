@@ -1,5 +1,15 @@
 import FlowModel
 
+/// An element of a rendered diagram, named as Graphviz writes it into SVG. Names are generated, never
+/// user text.
+public enum DiagramElement: Hashable, Sendable {
+    /// A node or a cluster, by its SVG `id`.
+    case node(id: String)
+    /// An edge, by the DOT names of the nodes it is written between: Graphviz's SVG `<title>` of the
+    /// edge is `tail->head`.
+    case edge(tail: String, head: String)
+}
+
 /// Builds the DOT text of one flow's diagram. Pure: same flow and findings, same bytes.
 ///
 /// FlowKit machines are drawn in a state-machine style (see `StateMachineDOT.swift`): UML initial and
@@ -9,6 +19,15 @@ import FlowModel
 /// wrote is put into `id`, `URL`, `href` or `tooltip`, which Graphviz 2.4x writes into SVG unescaped;
 /// node names are generated (`s0`, `s1` …) and SVG ids are `step-<index>`.
 public struct DOTBuilder: Sendable {
+    /// A flow's diagram: its DOT text, and where each finding drawn on it is marked.
+    public struct Diagram: Sendable {
+        /// The DOT text.
+        public var dot: String
+        /// The element each drawn finding is marked on (a finding of a FlowKit sub-machine drawn in a
+        /// composite state's cluster included).
+        public var marks: [Finding: DiagramElement]
+    }
+
     /// Colours and sizes of the diagram.
     public struct Style: Sendable {
         var font = "Helvetica"
@@ -42,8 +61,14 @@ public struct DOTBuilder: Sendable {
     /// the sub-machines found there (by id, else by name), with the sub-machines' findings. Without
     /// them a composite state is drawn as a single box.
     public func dot(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> String {
-        if flow.kind == .flowKit { return stateMachineDOT(for: flow, findings: findings, flows: flows) }
+        diagram(for: flow, findings: findings, flows: flows).dot
+    }
+
+    /// The diagram of `flow` (as `dot(for:findings:flows:)`), with the element each finding is marked on.
+    public func diagram(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> Diagram {
+        if flow.kind == .flowKit { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
         let findings = findings.filter { $0.flow == flow.id }
+        var marks: [Finding: DiagramElement] = [:]
         var lines: [String] = []
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
@@ -59,6 +84,7 @@ public struct DOTBuilder: Sendable {
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        for finding in flowFindings { marks[finding] = .node(id: "flow-data") }
         if !flow.initialData.isEmpty || !flowFindings.isEmpty {
             lines.append("  data [id=\"flow-data\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : color(for: flowFindings))\", label=<\(dataLabel(flow, flowFindings))>];")
         }
@@ -76,6 +102,7 @@ public struct DOTBuilder: Sendable {
             // A finding belongs to the first step with its id, except a duplicate-step finding, which
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            for finding in stepFindings { marks[finding] = .node(id: "step-\(i)") }
             lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))];")
         }
 
@@ -96,6 +123,7 @@ public struct DOTBuilder: Sendable {
                 target = "m\(missing[transition.to]!)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: "s\(from)", head: target) }
             lines.append("  s\(from) -> \(target) [\(edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown))];")
         }
 
@@ -103,7 +131,7 @@ public struct DOTBuilder: Sendable {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(kindsShown))>]; }")
         }
         lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: marks)
     }
 
     /// The findings drawn on the step at `index`: those naming its id (not an edge) belong to the first
@@ -300,7 +328,8 @@ public struct DOTBuilder: Sendable {
         findings.contains { $0.severity == .error } ? style.errorFill : style.warningFill
     }
 
-    static func kindDescription(_ kind: FlowKind) -> String {
+    /// How a diagram names a kind of flow to its readers ("Flow-iOS flow", "FlowKit state machine").
+    public static func kindDescription(_ kind: FlowKind) -> String {
         switch kind {
         case .declarative: return "FlowLens flow"
         case .flowIOS: return "Flow-iOS flow"

@@ -21,17 +21,34 @@ public struct GraphvizError: Error, CustomStringConvertible, Sendable {
 /// The only code that calls the Graphviz C library (libgvc/libcgraph, linked in-process).
 ///
 /// Graphviz 2.4x keeps global state and is not thread-safe, even with one context per thread:
-/// every call happens under one process-wide lock, and one context is shared for the process.
+/// every call happens under one process-wide lock.
+///
+/// Its dot layout also carries state from one layout to the next in static variables, and that state
+/// goes bad: `decompose` numbers its passes with a `char` that wraps after 255 calls and then takes
+/// marks other phases left on nodes for its own, which valgrind shows as a use-after-free and which
+/// crashed about every 85th to 250th layout in one process. So each render uses a fresh copy of the
+/// dot layout plugin, loaded for that render and unloaded after it (`FreshLayout`): every layout
+/// starts from the same state, so the output of a graph does not depend on what was drawn before.
+/// Where that cannot be set up (plugins not where libgvc's own folder says), the ordinary shared
+/// context is used.
 public enum Graphviz {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var context: OpaquePointer?
     nonisolated(unsafe) private static var messages: [String] = []
+    nonisolated(unsafe) private static var fresh: FreshLayout??
 
     /// Lays out `dot` with the `dot` engine and renders it.
     public static func render(dot: String, format: GraphvizFormat) throws -> Data {
         lock.lock()
         defer { lock.unlock() }
-        let gvc = try sharedContext()
+        if fresh == nil { fresh = FreshLayout() }
+        let gvc: OpaquePointer
+        if let layout = fresh!, let created = layout.makeContext() {
+            gvc = created
+        } else {
+            gvc = try sharedContext()
+        }
+        defer { if gvc != context { fresh!!.release(gvc) } }
         messages.removeAll()
         // Collect parse errors and warnings instead of letting Graphviz print them to stderr.
         let previousHandler = agseterrf { message in
@@ -84,5 +101,60 @@ public enum Graphviz {
         gvFreeLayout(created, probe)
         context = created
         return created
+    }
+}
+
+/// A context whose dot layout plugin is a fresh load of the library (see `Graphviz`), with the core
+/// (SVG) and pango/cairo (text metrics, PNG, PDF) plugins loaded once: the plugins `dot -Tsvg|png|pdf`
+/// uses, so the output is byte for byte that of the ordinary context. Used only under Graphviz's lock.
+private struct FreshLayout {
+    let layoutLibrary: String
+    let core: UnsafeMutableRawPointer
+    let pango: UnsafeMutableRawPointer
+    /// The library handle of each context made and not yet released.
+    nonisolated(unsafe) static var handles: [OpaquePointer: UnsafeMutableRawPointer] = [:]
+    /// Plugin library names, as C strings that live as long as the process.
+    nonisolated(unsafe) static let names: [UnsafePointer<CChar>] =
+        ["gvplugin_dot_layout_LTX_library", "gvplugin_core_LTX_library", "gvplugin_pango_LTX_library"].map { (name: String) in UnsafePointer(strdup(name)!) }
+
+    /// Nil when the plugins are not beside libgvc, in its `graphviz` folder.
+    init?() {
+        guard let file = flowlens_gvc_library_path() else { return nil }
+        let directory = (String(cString: file) as NSString).deletingLastPathComponent + "/graphviz/"
+        func library(_ name: String) -> String? {
+            [directory + "libgvplugin_\(name).so.6", directory + "libgvplugin_\(name).6.dylib"]
+                .first { FileManager.default.fileExists(atPath: $0) }
+        }
+        guard let layout = library("dot_layout"), let corePath = library("core"), let pangoPath = library("pango"),
+              let core = dlopen(corePath, RTLD_NOW | RTLD_LOCAL) else { return nil }
+        guard let pango = dlopen(pangoPath, RTLD_NOW | RTLD_LOCAL) else { dlclose(core); return nil }
+        layoutLibrary = layout
+        self.core = core
+        self.pango = pango
+    }
+
+    /// A new context with a freshly loaded dot layout, or nil.
+    func makeContext() -> OpaquePointer? {
+        guard let layout = dlopen(layoutLibrary, RTLD_NOW | RTLD_LOCAL) else { return nil }
+        guard let dot = dlsym(layout, Self.names[0]), let core = dlsym(core, Self.names[1]), let pango = dlsym(pango, Self.names[2]) else {
+            dlclose(layout)
+            return nil
+        }
+        var builtins = [
+            lt_symlist_t(name: Self.names[0], address: dot), lt_symlist_t(name: Self.names[1], address: core),
+            lt_symlist_t(name: Self.names[2], address: pango), lt_symlist_t(name: nil, address: nil),
+        ]
+        guard let context = gvContextPlugins(&builtins, 0) else {
+            dlclose(layout)
+            return nil
+        }
+        Self.handles[context] = layout
+        return context
+    }
+
+    /// Frees `context` and unloads its dot layout.
+    func release(_ context: OpaquePointer) {
+        gvFreeContext(context)
+        if let layout = Self.handles.removeValue(forKey: context) { dlclose(layout) }
     }
 }

@@ -28,7 +28,7 @@ import FlowModel
 
 extension DOTBuilder {
     /// The DOT text of a FlowKit machine, its composite states drawn with the machines in `flows`.
-    func stateMachineDOT(for flow: Flow, findings: [Finding], flows: [Flow]) -> String {
+    func stateMachineDiagram(for flow: Flow, findings: [Finding], flows: [Flow]) -> Diagram {
         var writer = MachineWriter(builder: self, flows: flows, findings: findings)
         _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id])
 
@@ -44,7 +44,7 @@ extension DOTBuilder {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(writer.kindsShown))>]; }")
         }
         lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: writer.marks)
     }
 
     // MARK: - Nodes
@@ -206,6 +206,8 @@ struct MachineWriter {
     var kindsShown = Set<String>()
     /// The findings drawn, machine by machine: what the title counts.
     var drawnFindings: [Finding] = []
+    /// Where each drawn finding is marked.
+    var marks: [Finding: DiagramElement] = [:]
     private var clusters = 0
 
     init(builder: DOTBuilder, flows: [Flow], findings: [Finding]) {
@@ -242,6 +244,7 @@ struct MachineWriter {
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         let hasData = !flow.initialData.isEmpty || !flowFindings.isEmpty
+        for finding in flowFindings { marks[finding] = .node(id: scope.dataID) }
         if hasData {
             nodes.append("\(indent)\(scope.dataNode) [id=\"\(scope.dataID)\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : builder.fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : builder.color(for: flowFindings))\", label=<\(builder.dataLabel(flow, flowFindings))>];")
             if !flowFindings.isEmpty { kindsShown.insert(flowFindings.contains { $0.severity == .error } ? "error" : "warning") }
@@ -257,6 +260,7 @@ struct MachineWriter {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
             if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
                 let n = clusters
+                for finding in stepFindings { marks[finding] = .node(id: "cluster-\(n)") }
                 clusters += 1
                 let inner = MachineScope(cluster: n)
                 nodes.append("\(indent)subgraph cluster_\(n) {")
@@ -265,6 +269,7 @@ struct MachineWriter {
                 nodes.append("\(indent)}")
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
+                for finding in stepFindings { marks[finding] = .node(id: scope.stepID(i)) }
                 nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))];")
             }
         }
@@ -312,10 +317,12 @@ struct MachineWriter {
                 let list = (["dir=back", attributes] + [headCluster.map { "ltail=\($0)" }, tailCluster.map { "lhead=\($0)" }].compactMap { $0 })
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(headNode) -> \(tailNode) [\(list)];")
+                for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: headNode, head: tailNode) }
             } else {
                 let list = ([attributes] + [tailCluster.map { "ltail=\($0)" }, headCluster.map { "lhead=\($0)" }].compactMap { $0 })
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(tailNode) -> \(headNode)\(list.isEmpty ? "" : " [\(list)]");")
+                for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: tailNode, head: headNode) }
             }
         }
         edges.insert(contentsOf: own, at: edgeStart)

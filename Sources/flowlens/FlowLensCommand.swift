@@ -174,6 +174,7 @@ struct Export: ParsableCommand {
             EXAMPLES
               flowlens export samples --output output
               flowlens export Flows --output docs/flows --format png
+              flowlens export Flows --output review --format html
             """)
 
     @OptionGroup var input: InputOptions
@@ -181,7 +182,7 @@ struct Export: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
     var output: String
 
-    @Option(help: ArgumentHelp("Diagram format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; html: one review page for the run (index.html).", valueName: "format"))
     var format: ExportFormat = .svg
 
     func run() throws {

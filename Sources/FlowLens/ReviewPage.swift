@@ -1,0 +1,407 @@
+import Foundation
+
+/// The review page `flowlens export --format html` writes: one self-contained HTML file for people
+/// who read flows rather than code.
+///
+/// It has an index of the flows with their status, then per flow its diagram (inline SVG), its
+/// findings in plain language beside it (clicking one highlights the step or edge it is about), a
+/// table of the data keys (who sets each, who reads it, its type, its problems) and the paths from
+/// start to end written as sentences.
+///
+/// Offline and safe by construction: no network, no external script, style or font; every piece of
+/// user text is escaped; the SVG element ids are generated, never user text; and a
+/// Content-Security-Policy allows only the page's own inline script and style (by hash), so even
+/// markup that slipped through could not run a script or load anything.
+public struct ReviewPage: Sendable {
+    /// A flow's diagram rendered to SVG, with where its findings are marked; or why it could not be.
+    public struct RenderedDiagram: Sendable {
+        /// Graphviz's SVG output, or nil when rendering failed.
+        public var svg: String?
+        /// Where each finding drawn on the diagram is marked.
+        public var marks: [Finding: DiagramElement]
+        /// Why there is no SVG.
+        public var error: String?
+
+        /// Creates a rendered diagram.
+        public init(svg: String?, marks: [Finding: DiagramElement], error: String? = nil) {
+            self.svg = svg
+            self.marks = marks
+            self.error = error
+        }
+    }
+
+    /// Creates the page builder.
+    public init() {}
+
+    /// Renders every flow's diagram (as `flowlens export --format svg` does) and builds the page.
+    public func render(_ report: Report) -> String {
+        let builder = DOTBuilder()
+        let diagrams = report.graph.flows.map { flow -> RenderedDiagram in
+            let diagram = builder.diagram(for: flow, findings: report.findings, flows: report.graph.flows)
+            do {
+                let svg = String(decoding: try Graphviz.render(dot: diagram.dot, format: .svg), as: UTF8.self)
+                return RenderedDiagram(svg: svg, marks: diagram.marks)
+            } catch {
+                return RenderedDiagram(svg: nil, marks: diagram.marks, error: "\(error)")
+            }
+        }
+        return html(report, diagrams: diagrams)
+    }
+
+    /// The page for `report`, given each flow's rendered diagram (in the order of `report.graph.flows`).
+    public func html(_ report: Report, diagrams: [RenderedDiagram]) -> String {
+        let flows = report.graph.flows
+        var out = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
+            <meta name="generator" content="\(FlowLensTool.name) \(FlowLensTool.version)">
+            <title>FlowLens review</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            <header>
+            <h1>FlowLens review</h1>
+            <p class="summary">\(Self.escape(Self.summary(report)))</p>
+            </header>
+            <main>
+
+            """
+        out += unreadable(report)
+        out += index(report)
+        for (n, flow) in flows.enumerated() {
+            let diagram = n < diagrams.count ? diagrams[n] : RenderedDiagram(svg: nil, marks: [:], error: "not rendered")
+            out += section(flow, number: n, report: report, diagram: diagram)
+        }
+        out += """
+            </main>
+            <script>\(Self.script)</script>
+            </body>
+            </html>
+
+            """
+        return out
+    }
+
+    // MARK: - Parts
+
+    /// "65 flows in 66 files: 38 errors, 9 warnings, 2 notes."
+    static func summary(_ report: Report) -> String {
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        let flows = count(report.graph.flows.count, "flow"), files = count(report.graph.files.count, "file")
+        let counts = [(report.errors.count, "error"), (report.warnings.count, "warning"), (report.notes.count, "note")]
+            .filter { $0.0 > 0 }.map { count($0.0, $0.1) }
+        return "\(flows) in \(files): " + (counts.isEmpty ? "no problems found." : counts.joined(separator: ", ") + ".")
+    }
+
+    /// Findings that belong to no flow: files FlowLens could not read, configuration problems.
+    func unreadable(_ report: Report) -> String {
+        let loose = report.findings.filter { $0.flow == nil }.sorted(by: Finding.reportOrder)
+        guard !loose.isEmpty else { return "" }
+        var out = "<section class=\"loose\" id=\"not-in-a-flow\">\n<h2>Problems outside any flow</h2>\n<ul class=\"findings\">\n"
+        for finding in loose { out += "<li>\(findingBody(finding, flow: nil))</li>\n" }
+        return out + "</ul>\n</section>\n"
+    }
+
+    func index(_ report: Report) -> String {
+        var out = """
+            <nav aria-labelledby="index-title">
+            <h2 id="index-title">Flows</h2>
+            <label class="filter"><input type="checkbox" id="only-problems"> Only flows with problems</label>
+            <table class="index">
+            <thead><tr><th scope="col">Flow</th><th scope="col">Kind</th><th scope="col">Defined in</th><th scope="col">Status</th></tr></thead>
+            <tbody>
+
+            """
+        for (n, flow) in report.graph.flows.enumerated() {
+            let findings = report.findings.filter { $0.flow == flow.id }
+            out += "<tr class=\"\(Self.statusClass(findings))\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
+            if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
+                out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
+            }
+            out += "</td><td>\(Self.escape(DOTBuilder.kindDescription(flow.kind)))</td>"
+            out += "<td class=\"where\">\(Self.escape(flow.location.map(\.description) ?? ""))</td>"
+            out += "<td>\(Self.status(findings))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n</nav>\n"
+    }
+
+    func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram) -> String {
+        let prefix = "f\(n)-"
+        let own = report.findings.filter { $0.flow == flow.id }
+        // A FlowKit machine's diagram also draws its sub-machines' findings, inside their clusters.
+        let shown = Array(Set(own).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
+        var out = "<section class=\"flow \(Self.statusClass(own))\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\">\n"
+        out += "<h2 id=\"\(prefix)title\">\(Self.escape(flow.name))</h2>\n"
+        out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(flow.kind)))"
+        if let location = flow.location { out += " · <span class=\"where\">\(Self.escape(location.description))</span>" }
+        out += " · \(Self.status(own))</p>\n"
+        if let summary = flow.summary, !summary.isEmpty { out += "<p class=\"description\">\(Self.escape(summary))</p>\n" }
+        out += "<div class=\"flow-body\">\n"
+
+        var edgeIDs: [String: String] = [:]
+        out += "<figure class=\"diagram\">"
+        if let svg = diagram.svg {
+            let inline = Self.inlineSVG(svg, prefix: prefix, labelledBy: "\(prefix)title")
+            edgeIDs = inline.edges
+            out += inline.svg
+        } else {
+            out += "<p class=\"render-error\">The diagram could not be drawn: \(Self.escape(diagram.error ?? "unknown error"))</p>"
+        }
+        out += "</figure>\n"
+
+        out += "<div class=\"side\">\n<h3>Findings</h3>\n"
+        if shown.isEmpty {
+            out += "<p class=\"clean-note\">No problems found.</p>\n"
+        } else {
+            out += "<ul class=\"findings\">\n"
+            for finding in shown {
+                let target = diagram.marks[finding].flatMap { element -> String? in
+                    switch element {
+                    case let .node(id): return prefix + id
+                    case let .edge(tail, head): return edgeIDs["\(tail)->\(head)"]
+                    }
+                }
+                let inOther = finding.flow != flow.id ? report.graph.flows.first { $0.id == finding.flow } : nil
+                out += "<li>\(findingBody(finding, flow: inOther, target: diagram.svg == nil ? nil : target))</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        out += "</div>\n</div>\n"
+        out += dataTable(flow, findings: own)
+        out += "</section>\n"
+        return out
+    }
+
+    /// A finding in plain language; a button that highlights `target` when there is one.
+    func findingBody(_ finding: Finding, flow other: Flow?, target: String? = nil) -> String {
+        let severity: String
+        switch finding.severity {
+        case .error: severity = "Error"
+        case .warning: severity = "Warning"
+        case .note: severity = "Note"
+        }
+        var body = "<span class=\"sev\">\(severity)</span> "
+        if let other { body += "In \(Self.escape(other.name)): " }
+        body += "<span class=\"message\">\(Self.escape(finding.message))</span>"
+        var where_ = [finding.rule]
+        if let location = finding.location { where_.insert(location.description, at: 0) }
+        body += "<span class=\"where\">\(Self.escape(where_.joined(separator: " · ")))</span>"
+        if let rule = RuleRegistry.rule(id: finding.rule) {
+            body += "<span class=\"why\">\(Self.escape(rule.description.summary))</span>"
+        }
+        let classes = "finding \(finding.severity.rawValue)"
+        if let target {
+            return "<button type=\"button\" class=\"\(classes)\" data-target=\"\(Self.escape(target))\" aria-controls=\"\(Self.escape(target))\">\(body)</button>"
+        }
+        return "<div class=\"\(classes)\">\(body)</div>"
+    }
+
+    /// Every data key of the flow: who sets it, who reads it, its type, and its problems.
+    func dataTable(_ flow: Flow, findings: [Finding]) -> String {
+        let keys = Self.dataKeys(of: flow)
+        guard !keys.isEmpty else { return "" }
+        var out = "<details class=\"data\" open>\n<summary><h3>Data</h3></summary>\n<table>\n"
+        out += "<thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Set by</th><th scope=\"col\">Read by</th><th scope=\"col\">Type</th><th scope=\"col\">Problems</th></tr></thead>\n<tbody>\n"
+        for row in keys {
+            let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
+            out += "<tr\(problems.isEmpty ? "" : " class=\"has-problems\"")><th scope=\"row\"><code>\(Self.escape(row.key))</code></th>"
+            out += "<td>\(Self.list(row.setBy, empty: "nobody"))</td><td>\(Self.list(row.readBy, empty: "nobody"))</td>"
+            out += "<td>\(Self.list(row.types.map { "<code>\(Self.escape($0))</code>" }, escaped: true, empty: "unknown"))</td>"
+            out += "<td>\(Self.list(problems.map { "\($0.severity == .error ? "✖" : "▲") \($0.rule)" }, empty: ""))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n</details>\n"
+    }
+
+    /// One row of the data table.
+    struct DataKey: Equatable {
+        var key: String
+        var setBy: [String] = []
+        var readBy: [String] = []
+        var types: [String] = []
+    }
+
+    /// The keys a flow's data holds, in order of first mention.
+    static func dataKeys(of flow: Flow) -> [DataKey] {
+        var rows: [DataKey] = []
+        var index: [String: Int] = [:]
+        func touch(_ key: String, setBy: String? = nil, readBy: String? = nil, type: TypeName?) {
+            if index[key] == nil {
+                index[key] = rows.count
+                rows.append(DataKey(key: key))
+            }
+            let i = index[key]!
+            if let setBy, !rows[i].setBy.contains(setBy) { rows[i].setBy.append(setBy) }
+            if let readBy, !rows[i].readBy.contains(readBy) { rows[i].readBy.append(readBy) }
+            if let type, !rows[i].types.contains(type.spelling) { rows[i].types.append(type.spelling) }
+        }
+        for value in flow.initialData { touch(value.key, setBy: "the start", type: value.type) }
+        for step in flow.steps {
+            for access in step.writes { touch(access.key, setBy: step.name, type: access.type) }
+            for access in step.reads { touch(access.key, readBy: step.name, type: access.type) }
+            if let group = step.group {
+                touch(group.inputKey, readBy: step.name, type: nil)
+                if let output = group.outputKey { touch(output, setBy: step.name, type: group.elementOutputType.map { TypeName(stringLiteral: "[\($0.spelling)]") }) }
+            }
+        }
+        return rows
+    }
+
+    // MARK: - SVG
+
+    /// Graphviz's SVG made fit to inline: no XML prolog, doctype, comments or `<title>` tooltips
+    /// (`s3`, `flow`: generated names, meaningless to a reader), every `id` prefixed so that the
+    /// page's diagrams do not collide, labelled by the section heading. Returns the map from an edge's
+    /// `tail->head` (its Graphviz title) to its prefixed id.
+    static func inlineSVG(_ svg: String, prefix: String, labelledBy: String) -> (svg: String, edges: [String: String]) {
+        // Graphviz writes `-` as `&#45;`; as plain `-` the generated ids read as they are written.
+        var text = svg.replacingOccurrences(of: "&#45;", with: "-")
+        if let start = text.range(of: "<svg") { text = String(text[start.lowerBound...]) }
+        var edges: [String: String] = [:]
+        let edgeTitle = try! NSRegularExpression(pattern: "<g id=\"(edge[0-9]+)\" class=\"edge\">\\s*<title>([^<]*)</title>")
+        let ns = text as NSString
+        for match in edgeTitle.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            let title = ns.substring(with: match.range(at: 2)).replacingOccurrences(of: "&gt;", with: ">")
+            if edges[title] == nil { edges[title] = prefix + ns.substring(with: match.range(at: 1)) }
+        }
+        text = replace(text, pattern: "<title>[^<]*</title>\\s*", with: "")
+        text = replace(text, pattern: "<!--.*?-->\\s*", with: "")
+        text = replace(text, pattern: " id=\"([^\"]*)\"", with: " id=\"\(prefix)$1\"")
+        text = text.replacingOccurrences(of: "<svg ", with: "<svg role=\"img\" aria-labelledby=\"\(labelledBy)\" ", options: [], range: text.range(of: "<svg "))
+        return (text.trimmingCharacters(in: .whitespacesAndNewlines), edges)
+    }
+
+    private static func replace(_ text: String, pattern: String, with template: String) -> String {
+        let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+        return regex.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: template)
+    }
+
+    // MARK: - Text
+
+    /// Escapes text for HTML content and attribute values.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // Control characters other than tab and newline have no business in a page.
+                if (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func list(_ items: [String], escaped: Bool = false, empty: String) -> String {
+        guard !items.isEmpty else { return empty.isEmpty ? "" : "<span class=\"muted\">\(escape(empty))</span>" }
+        return items.map { escaped ? $0 : escape($0) }.joined(separator: ", ")
+    }
+
+    static func statusClass(_ findings: [Finding]) -> String {
+        findings.contains { $0.severity == .error } ? "status-error"
+            : findings.contains { $0.severity == .warning } ? "status-warning" : "status-clean"
+    }
+
+    static func status(_ findings: [Finding]) -> String {
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        var parts: [String] = []
+        if errors > 0 { parts.append("<span class=\"badge error\">✖ \(errors) error\(errors == 1 ? "" : "s")</span>") }
+        if warnings > 0 { parts.append("<span class=\"badge warning\">▲ \(warnings) warning\(warnings == 1 ? "" : "s")</span>") }
+        if parts.isEmpty { parts.append("<span class=\"badge clean\">✓ no problems</span>") }
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: - Style and script (allowed by hash in the Content-Security-Policy)
+
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src data:; style-src 'sha256-\(SHA256.base64Digest(style))'; script-src 'sha256-\(SHA256.base64Digest(script))'; base-uri 'none'; form-action 'none'"
+
+    static let style = """
+
+        :root { --ink: #2B3340; --muted: #5F6B7A; --line: #D5DBE3; --error: #C62828; --error-fill: #FDECEA; --warning: #B26A00; --warning-fill: #FFF4E0; --ok: #2E7D32; --focus: #1565C0; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 15px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #FAFBFC; }
+        header, main { max-width: 1280px; margin: 0 auto; padding: 0 1.25rem; }
+        header { padding-top: 1.25rem; }
+        h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+        h2 { font-size: 1.25rem; margin: 0 0 .25rem; }
+        h3 { font-size: 1rem; margin: .5rem 0; }
+        .summary, .meta, .muted { color: var(--muted); }
+        .meta, .description { margin: 0 0 .75rem; }
+        .description { max-width: 60rem; }
+        code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .92em; }
+        nav, section { background: white; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid var(--line); }
+        thead th { font-weight: 600; color: var(--muted); font-size: .85rem; }
+        .where { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
+        .badge { white-space: nowrap; font-size: .85rem; font-weight: 600; }
+        .badge.error { color: var(--error); } .badge.warning { color: var(--warning); } .badge.clean { color: var(--ok); }
+        .filter { display: block; margin: .25rem 0 .75rem; color: var(--muted); }
+        body.only-problems .status-clean { display: none; }
+        .flow-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1.25rem; align-items: start; }
+        @media (max-width: 900px) { .flow-body { grid-template-columns: 1fr; } }
+        .diagram { margin: 0; overflow: auto; max-height: 85vh; border: 1px solid var(--line); border-radius: 6px; background: white; }
+        .diagram svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+        .findings { list-style: none; margin: 0; padding: 0; }
+        .findings li { margin: 0 0 .5rem; }
+        .finding { display: block; width: 100%; text-align: left; font: inherit; color: inherit; background: white; border: 1px solid var(--line); border-left: 4px solid var(--muted); border-radius: 6px; padding: .5rem .7rem; }
+        button.finding { cursor: pointer; }
+        button.finding:hover { background: #F4F7FB; }
+        button.finding:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
+        .finding.error { border-left-color: var(--error); } .finding.warning { border-left-color: var(--warning); }
+        .finding.active { background: #E8F0FB; border-color: var(--focus); }
+        .finding .sev { font-weight: 700; margin-right: .25rem; }
+        .finding.error .sev { color: var(--error); } .finding.warning .sev { color: var(--warning); }
+        .finding .where, .finding .why { display: block; }
+        .finding .why { color: var(--muted); font-size: .85rem; }
+        .clean-note { color: var(--ok); }
+        .render-error { color: var(--error); padding: 1rem; }
+        details.data { margin-top: 1rem; }
+        details.data summary { cursor: pointer; }
+        details.data summary h3 { display: inline; }
+        tr.has-problems th, tr.has-problems td:last-child { color: var(--error); }
+        g.flowlens-hl > path, g.flowlens-hl > polygon, g.flowlens-hl > ellipse, g.flowlens-hl > polyline { stroke: var(--focus); stroke-width: 5px; }
+        g.flowlens-hl { animation: flowlens-pulse 1s ease-in-out 3; }
+        @keyframes flowlens-pulse { 50% { opacity: .45; } }
+        @media print { .filter { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
+
+        """
+
+    static let script = """
+
+        (function () {
+          "use strict";
+          function clear() {
+            document.querySelectorAll(".flowlens-hl").forEach(function (e) { e.classList.remove("flowlens-hl"); });
+            document.querySelectorAll(".finding.active").forEach(function (e) { e.classList.remove("active"); });
+          }
+          document.addEventListener("click", function (event) {
+            var button = event.target.closest("button.finding");
+            if (!button) { return; }
+            clear();
+            button.classList.add("active");
+            var element = document.getElementById(button.getAttribute("data-target"));
+            if (element) {
+              element.classList.add("flowlens-hl");
+              element.scrollIntoView({ block: "center", inline: "center" });
+            }
+          });
+          var toggle = document.getElementById("only-problems");
+          if (toggle) {
+            toggle.addEventListener("change", function () { document.body.classList.toggle("only-problems", toggle.checked); });
+          }
+        })();
+
+        """
+}

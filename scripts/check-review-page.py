@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Checks a FlowLens review page (`flowlens export --format html`) in a real headless Chromium.
+
+Usage: check-review-page.py PAGE.html [--screenshot FILE.png] [--flow NAME] [--hostile TEXT]...
+
+It loads the page from disk with Debian's chromium (driven by Playwright) and fails (exit 1, one line
+per problem on stderr) when:
+  - the page logs a console error or warning, throws, opens a dialog, or asks for anything that is
+    not the page itself (a network request, a script, a font, an image);
+  - it has a script other than its own, an element with an event-handler attribute, or a
+    `javascript:` URL (markup that user text could have injected);
+  - clicking a finding does not highlight the diagram element it names (every finding is clicked),
+    or that element is not visible on screen after the click;
+  - the "only flows with problems" filter does not hide the clean flows;
+  - a --hostile TEXT does not appear on the page as text (proving it was escaped, not dropped).
+
+--screenshot writes a PNG: the section of --flow (or the first flow with a finding) after clicking
+its first finding. Exit status: 0 all good, 1 a check failed, 2 cannot run (no chromium/playwright).
+"""
+import argparse
+import os
+import shutil
+import sys
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("page")
+    parser.add_argument("--screenshot")
+    parser.add_argument("--flow")
+    parser.add_argument("--hostile", action="append", default=[])
+    args = parser.parse_args()
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("check-review-page: Playwright is missing: run scripts/bootstrap.sh", file=sys.stderr)
+        return 2
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("check-review-page: chromium is missing: run scripts/bootstrap.sh", file=sys.stderr)
+        return 2
+
+    page_path = os.path.abspath(args.page)
+    page_url = "file://" + page_path
+    problems = []
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=1)
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"uncaught exception: {e}"))
+        page.on("dialog", lambda d: (problems.append(f"dialog opened: {d.message}"), d.dismiss()))
+
+        def on_request(request):
+            if request.url != page_url and not request.url.startswith("data:"):
+                problems.append(f"request for {request.url}")
+        page.on("request", on_request)
+
+        page.goto(page_url, wait_until="load")
+
+        injected = page.evaluate("""() => {
+            const found = [];
+            const scripts = document.querySelectorAll("script");
+            if (scripts.length !== 1 || scripts[0].src) found.push(`expected the page's one inline script, found ${scripts.length}`);
+            for (const el of document.querySelectorAll("*")) {
+                for (const attr of el.attributes) {
+                    if (/^on/i.test(attr.name)) found.push(`<${el.localName}> has an event handler ${attr.name}`);
+                    if (/^\\s*javascript:/i.test(attr.value)) found.push(`<${el.localName}> has a javascript: URL in ${attr.name}`);
+                }
+            }
+            for (const tag of ["iframe", "object", "embed", "img", "link", "foreignObject", "image"]) {
+                const n = document.getElementsByTagName(tag).length;
+                if (n) found.push(`${n} <${tag}> element(s)`);
+            }
+            return found;
+        }""")
+        problems.extend(f"injected markup: {x}" for x in injected)
+
+        text = page.evaluate("() => document.body.innerText")
+        for hostile in args.hostile:
+            if hostile not in text:
+                problems.append(f"hostile text not shown as text: {hostile!r}")
+
+        buttons = page.query_selector_all("button.finding")
+        if not buttons and "No problems found" not in text:
+            problems.append("no clickable finding on the page")
+        for button in buttons:
+            target = button.get_attribute("data-target")
+            button.click()
+            state = page.evaluate("""(id) => {
+                const el = document.getElementById(id);
+                if (!el) return "missing";
+                if (!el.classList.contains("flowlens-hl")) return "not highlighted";
+                const others = document.querySelectorAll(".flowlens-hl").length;
+                if (others !== 1) return `${others} elements highlighted`;
+                const box = el.getBoundingClientRect();
+                if (box.width === 0 || box.height === 0) return "has no size";
+                const inView = box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+                return inView ? "ok" : "not scrolled into view";
+            }""", target)
+            if state != "ok":
+                label = " ".join(button.inner_text().split())[:100]
+                problems.append(f"clicking the finding '{label}' (target {target}): {state}")
+
+        clean = page.evaluate("() => document.querySelectorAll('section.flow.status-clean').length")
+        page.check("#only-problems")
+        visible_clean = page.evaluate("() => [...document.querySelectorAll('section.flow.status-clean')].filter(s => s.offsetParent !== null).length")
+        if clean and visible_clean:
+            problems.append(f"the filter left {visible_clean} of {clean} clean flows visible")
+        page.uncheck("#only-problems")
+
+        if args.screenshot:
+            sections = page.query_selector_all("section.flow")
+            chosen = None
+            for section in sections:
+                title = section.query_selector("h2").inner_text()
+                if (args.flow and title == args.flow) or (not args.flow and section.query_selector("button.finding")):
+                    chosen = section
+                    break
+            if chosen is None:
+                problems.append(f"no flow to screenshot (--flow {args.flow!r})")
+            else:
+                first = chosen.query_selector("button.finding")
+                if first:
+                    first.click()
+                    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+                chosen.scroll_into_view_if_needed()
+                chosen.screenshot(path=args.screenshot, animations="disabled")
+        browser.close()
+
+    for problem in problems:
+        print(f"{args.page}: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
