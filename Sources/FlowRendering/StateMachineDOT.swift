@@ -265,7 +265,8 @@ struct MachineWriter {
                 nodes.append("\(indent)}")
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
-                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))];")
+                let marks = scope.cluster == nil ? builder.highlight.nodeAttributes(i) : ""
+                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))\(marks)];")
             }
         }
         func head(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.entry, $0.cluster) } ?? (scope.stepNode(i), nil) }
@@ -306,7 +307,8 @@ struct MachineWriter {
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             if !edgeFindings.isEmpty { kindsShown.insert(edgeFindings.contains { $0.severity == .error } ? "error" : "warning") }
-            let attributes = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
+            let attributes = [builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true),
+                              scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")
             if backwards.contains(t) {
                 // Written head to tail, the arrow drawn at the head: see `backEdges`.
                 let list = (["dir=back", attributes] + [headCluster.map { "ltail=\($0)" }, tailCluster.map { "lhead=\($0)" }].compactMap { $0 })
