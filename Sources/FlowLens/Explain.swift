@@ -40,7 +40,10 @@ public struct KeyExplanation: Sendable {
         let flow = try Self.flow(reference, in: graph)
         let analysis = AnalysisSession(graph: graph).analysis(of: flow)
         guard analysis.keyIndex[key] != nil else {
-            throw .unknownKey(key, flow: flow.name, closeMatches: Self.closeMatches(key, in: analysis.keys), keyCount: analysis.keys.count)
+            // With no close match, a short list of the keys is the best hint.
+            var matches = Self.closeMatches(key, in: analysis.keys)
+            if matches.isEmpty, analysis.keys.count <= 5 { matches = analysis.keys }
+            throw .unknownKey(key, flow: flow.name, closeMatches: matches, keyCount: analysis.keys.count)
         }
         self.flow = flow
         paths = FlowPaths(flow: flow, limit: limit)

@@ -319,7 +319,12 @@ public struct PathSentence: Hashable, Sendable, CustomStringConvertible {
             }
         }
         if parts.isEmpty { parts = [.text("It ends at once")] }
-        // Capitalise the first word when it is connecting text, and end with a full stop.
+        // Capitalise a clause's first word when it is connecting text or a label, and end with a full stop.
+        for n in parts.indices {
+            guard case let .condition(label) = parts[n], n == 0 || parts[n - 1] == .text(". ") || parts[n - 1] == .text(""),
+                  let c = label.first, c.isLowercase else { continue }
+            parts[n] = .condition(c.uppercased() + label.dropFirst())
+        }
         if case let .text(first) = parts[0], let c = first.first {
             parts[0] = .text(c.uppercased() + first.dropFirst())
         }
@@ -370,7 +375,10 @@ public struct PathSentence: Hashable, Sendable, CustomStringConvertible {
             parts = [.text("If "), .condition(text)]
         case nil:
             if let label = transition.label, !label.allSatisfy(\.isWhitespace) {
-                parts = [.text("On "), .condition(label)]
+                // A label that already opens a clause ("while X runs", "when X finishes") is said as is.
+                let first = label.split(separator: " ").first.map { $0.lowercased() } ?? ""
+                let opens = ["when", "while", "if", "on", "after", "before", "once", "unless", "until"].contains(first)
+                parts = opens ? [.condition(label)] : [.text("On "), .condition(label)]
             }
         }
         if transition.kind == .parallel {
