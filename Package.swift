@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
-        .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowReflectionTests", dependencies: ["FlowLensTesting", "FlowLensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

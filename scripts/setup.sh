@@ -21,4 +21,15 @@ if [ "$status" -gt 2 ]; then
 fi
 rm -f output/review/report.json  # the same as output/report.json
 python3 scripts/check-review-page.py output/review/index.html --flow LoginFlow --screenshot output/review/login-flow.png
-echo "setup: done. Diagrams and report.json are in output/, the review page in output/review/; run scripts/test.sh to run the tests." >&2
+# The README's Mermaid examples (output/mermaid/): Markdown pages of a few sample flows.
+rm -rf output/mermaid
+status=0
+.build/debug/flowlens export samples/declarative/checkout.flow.yaml samples/declarative/broken/missing-data-key.flow.yaml \
+  samples/flowkit/LoginFlow.puml samples/flowkit/LoginFlowController.swift \
+  --output output/mermaid --format md > /dev/null || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "setup: flowlens export --format md failed with status $status" >&2
+  exit "$status"
+fi
+rm -f output/mermaid/report.json
+echo "setup: done. Diagrams and report.json are in output/, the review page in output/review/, Mermaid pages in output/mermaid/; run scripts/test.sh to run the tests." >&2

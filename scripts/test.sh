@@ -5,5 +5,16 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build --product flowlens
 swift test "$@"
+# Every Mermaid diagram of the samples, rendered by the real Mermaid in headless Chromium (when
+# bootstrap.sh could install chromium and mmdc's mermaid.js).
+if command -v chromium >/dev/null 2>&1 && python3 -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("mmdc") else 1)'; then
+  mermaid_dir=$(mktemp -d)
+  trap 'rm -rf "$mermaid_dir"' EXIT
+  .build/debug/flowlens export samples --output "$mermaid_dir/mmd" --format mermaid > /dev/null 2>&1 || [ $? -le 2 ]
+  .build/debug/flowlens export samples --output "$mermaid_dir/md" --format md > /dev/null 2>&1 || [ $? -le 2 ]
+  python3 scripts/validate-mermaid.py "$mermaid_dir" output/mermaid > "$mermaid_dir/result.txt" \
+    || { grep -v '^ok ' "$mermaid_dir/result.txt"; exit 1; }
+  echo "validate-mermaid: $(grep -c '^ok ' "$mermaid_dir/result.txt") diagrams render in Mermaid" >&2
+fi
 # The example package of the reflection API (samples/reflection): it builds FlowLens as a dependency.
 swift test --package-path samples/reflection

@@ -54,6 +54,14 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case pdf
     /// One self-contained HTML review page, `index.html`, for the whole run (see `ReviewPage`).
     case html
+
+    /// Mermaid text (`.mmd`): a `flowchart`, or a `stateDiagram-v2` for a FlowKit machine.
+    case mermaid
+    /// Markdown (`.md`): a title, the Mermaid diagram in a fenced block, and the findings.
+    case md
+
+    /// The extension of the files written.
+    public var fileExtension: String { self == .mermaid ? "mmd" : rawValue }
 }
 
 /// Writes one diagram per flow and `report.json` into a folder.
@@ -80,6 +88,10 @@ public struct Exporter: Sendable {
         }
         let names = Self.fileNames(for: report.graph.flows)
         for (flow, name) in zip(report.graph.flows, names) {
+            if format == .mermaid || format == .md {
+                written += try MermaidExport.write(flow, in: report, to: directory, name: name, markdown: format == .md)
+                continue
+            }
             let dot = FlowLens.dot(for: flow, in: report)
             let data: Data
             switch format {
@@ -87,7 +99,7 @@ public struct Exporter: Sendable {
             case .svg: data = try Graphviz.render(dot: dot, format: .svg)
             case .png: data = try Graphviz.render(dot: dot, format: .png)
             case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
-            case .html: preconditionFailure("the review page is written above")
+            case .html, .mermaid, .md: preconditionFailure("written above")
             }
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -51,6 +51,8 @@ public struct DOTBuilder: Sendable {
     }
 
     let style = Style()
+    /// Marks drawn over the diagram (a data key's writers and readers, a path): none by default.
+    public var highlight = DiagramHighlight()
 
     /// Creates a builder.
     public init() {}
@@ -103,11 +105,11 @@ public struct DOTBuilder: Sendable {
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
             for finding in stepFindings { marks[finding] = .node(id: "step-\(i)") }
-            lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))];")
+            lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))\(highlight.nodeAttributes(i))];")
         }
 
         var missing: [String: Int] = [:]
-        for transition in flow.transitions {
+        for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
             var target: String
             if let to = firstIndex[transition.to] {
@@ -124,7 +126,8 @@ public struct DOTBuilder: Sendable {
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: "s\(from)", head: target) }
-            lines.append("  s\(from) -> \(target) [\(edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown))];")
+            let attributes = [edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown), highlight.edgeAttributes(t)]
+            lines.append("  s\(from) -> \(target) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
         }
 
         if !kindsShown.isEmpty {
@@ -294,6 +297,7 @@ public struct DOTBuilder: Sendable {
             let colour = key == "error" ? style.error : key == "warning" ? style.warning : style.muted
             cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
         }
+        cells += highlight.legend()
         return "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"4\"><TR>\(cells)</TR></TABLE>"
     }
 

@@ -270,7 +270,8 @@ struct MachineWriter {
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
                 for finding in stepFindings { marks[finding] = .node(id: scope.stepID(i)) }
-                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))];")
+                let highlighted = scope.cluster == nil ? builder.highlight.nodeAttributes(i) : ""
+                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))\(highlighted)];")
             }
         }
         func head(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.entry, $0.cluster) } ?? (scope.stepNode(i), nil) }
@@ -311,7 +312,8 @@ struct MachineWriter {
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             if !edgeFindings.isEmpty { kindsShown.insert(edgeFindings.contains { $0.severity == .error } ? "error" : "warning") }
-            let attributes = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
+            let attributes = [builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true),
+                              scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")
             if backwards.contains(t) {
                 // Written head to tail, the arrow drawn at the head: see `backEdges`.
                 let list = (["dir=back", attributes] + [headCluster.map { "ltail=\($0)" }, tailCluster.map { "lhead=\($0)" }].compactMap { $0 })

@@ -30,7 +30,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Rules.self, DumpConfig.self, Init.self],
+        subcommands: [Check.self, Export.self, Explain.self, Rules.self, DumpConfig.self, Init.self],
         defaultSubcommand: nil)
 }
 

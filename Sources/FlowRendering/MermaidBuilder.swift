@@ -1,0 +1,430 @@
+import FlowModel
+
+/// One Mermaid diagram: the text of a `.mmd` file, or of a fenced block in Markdown.
+public struct MermaidDiagram: Hashable, Sendable {
+    /// The diagram's text, ending in a newline.
+    public var text: String
+    /// For a flow too large for one diagram: which part this is (from 1) and how many there are.
+    public var part: (number: Int, of: Int)? {
+        get { partNumber.map { ($0, partCount) } }
+        set { partNumber = newValue?.number; partCount = newValue?.of ?? 1 }
+    }
+    private var partNumber: Int?
+    private var partCount = 1
+    /// What was left out or split to stay under Mermaid's limits, in a sentence; nil when nothing was.
+    public var note: String?
+
+    /// Creates a diagram.
+    public init(text: String, part: (number: Int, of: Int)? = nil, note: String? = nil) {
+        self.text = text
+        self.note = note
+        self.part = part
+    }
+}
+
+/// Builds Mermaid diagrams of flows: `flowchart TD` for operation flows (drawn as the DOT diagrams
+/// are: decisions as hexagons, groups and sub-flows as subroutines, ends as stadiums) and
+/// `stateDiagram-v2` for FlowKit machines (composite states nested as `state X { }`, `[*]` for Begin
+/// and End). Findings become `classDef` styles (`error`, `warning`, `note`) on their steps, with the
+/// rule in the step's label (a note beside a composite state).
+///
+/// **Safe whatever the names are.** Node ids are generated (`s0`, `s1`, `c1_s0`, `m0`, `begin`,
+/// `data`), never taken from user text, so no step can be called `end` or `class` in Mermaid's eyes.
+/// User text only appears inside double-quoted labels (and a state diagram's transition labels and
+/// notes), with every character Mermaid's grammar or its pre-processing gives a meaning to (`"`, `#`,
+/// `%`, `:`, `;`, `` ` ``, `<`, `>`, `&`, `|`, `\`; outside quotes also brackets, `=`, `*`, `_`, `~`,
+/// `-` …) written as Mermaid entity codes (`#quot;`, `#35;` …, which Mermaid turns back into the
+/// character when it renders), line breaks as `<br>`, and control and bidirectional-override
+/// characters dropped. A comment line holds only the letters, digits and spaces of a flow's name.
+///
+/// **Limits.** Mermaid refuses a diagram over `maxTextSize` (50 000 characters) or with more than
+/// `maxEdges` (500) edges by default. A diagram above `budget` is first drawn without the details
+/// (data and types); a state machine still too large is drawn as a flowchart without its composites'
+/// insides (each sub-machine has its own diagram); a flowchart still too large is split into parts of
+/// consecutive steps, a transition to another part going to a stub that names the step and the part.
+/// Each diagram says in a comment and its `note` what was done.
+public struct MermaidBuilder: Sendable {
+    /// Mermaid's default `maxTextSize`.
+    public static let maxTextSize = 50_000
+    /// Mermaid's default `maxEdges`.
+    public static let maxEdges = 500
+
+    /// The size a diagram must stay under: a margin below Mermaid's limits.
+    public var budget = (characters: 45_000, edges: 450)
+
+    /// Creates a builder.
+    public init() {}
+
+    /// What a flow is, as its diagrams' titles say (`Flow-iOS flow`, `FlowKit state machine`).
+    public static func kindDescription(_ kind: FlowKind) -> String { DOTBuilder.kindDescription(kind) }
+
+    /// The diagrams of `flow` (one, unless it is too large), with `findings` marked. `flows` are the
+    /// graph's other flows: a FlowKit composite state is drawn with the sub-machine found there.
+    public func diagrams(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> [MermaidDiagram] {
+        if flow.kind == .flowKit {
+            for detailed in [true, false] {
+                let text = stateDiagram(flow, findings: findings, flows: flows, detailed: detailed)
+                if fits(text) {
+                    return [MermaidDiagram(text: text, note: detailed ? nil : "Drawn without data and types, to stay under Mermaid's size limits.")]
+                }
+            }
+        }
+        for detailed in [true, false] {
+            let text = flowchart(flow, findings: findings, detailed: detailed, part: nil)
+            if fits(text) {
+                var notes: [String] = []
+                if flow.kind == .flowKit { notes.append("Drawn as a flowchart, its composite states as single steps, to stay under Mermaid's size limits") }
+                if !detailed { notes.append("Drawn without data and types, to stay under Mermaid's size limits") }
+                return [MermaidDiagram(text: flow.kind == .flowKit || !detailed ? withNote(text, notes) : text,
+                                       note: notes.isEmpty ? nil : notes.joined(separator: "; ") + ".")]
+            }
+        }
+        return split(flow, findings: findings)
+    }
+
+    /// Whether `text` stays under the budget.
+    func fits(_ text: String) -> Bool {
+        text.count <= budget.characters && Self.edgeCount(text) <= budget.edges
+    }
+
+    /// The edges of a diagram: its lines with an arrow.
+    static func edgeCount(_ text: String) -> Int {
+        text.split(separator: "\n").filter { $0.contains(" --> ") || $0.contains(" -.-> ") || $0.contains(" ==> ") || $0.contains(" -.- ") || $0.contains("-->|") || $0.contains("-.->|") || $0.contains("==>|") }.count
+    }
+
+    func withNote(_ text: String, _ notes: [String]) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.insert("%% " + notes.joined(separator: "; ") + ".", at: 1)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Escaping
+
+    /// `text` made safe inside a double-quoted Mermaid label (see the type's documentation). `strict`
+    /// also encodes the brackets, `=`, `*`, `_`, `~`, `-`, `'`, `@`, `$` and `^`: for text that is not in
+    /// quotes (a state diagram's transition label).
+    public static func label(_ text: String, strict: Bool = false) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "#quot;"
+            case "&": out += "#amp;"
+            case "<": out += "#lt;"
+            case ">": out += "#gt;"
+            case "#", "%", ":", ";", "`", "|", "\\":
+                out += "#\(scalar.value);"
+            case "{", "}", "[", "]", "(", ")", "=", "*", "_", "~", "-", "'", "@", "$", "^":
+                if strict { out += "#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
+            case "\n": out += "<br>"
+            default:
+                let v = scalar.value
+                if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+                    || v == 0x2028 || v == 0x2029 || v == 0xFEFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Several lines of a label: each escaped, joined by `<br>`.
+    static func lines(_ rows: [String], strict: Bool = false) -> String { rows.map { label($0, strict: strict) }.joined(separator: "<br>") }
+
+    /// The comment line naming the flow: only letters, digits and spaces of its name.
+    static func comment(_ flow: Flow, _ what: String) -> String {
+        let name = String(flow.name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " " }.map(Character.init)).prefix(80)
+        return "%% \(what): \(name)"
+    }
+
+    // MARK: - Styles
+
+    static let classDefinitions = [
+        "classDef error fill:#FDECEA,stroke:#C62828,stroke-width:2px,color:#2B3340",
+        "classDef warning fill:#FFF4E0,stroke:#B26A00,stroke-width:2px,color:#2B3340",
+        "classDef note fill:#EEF1FA,stroke:#5F6B7A,stroke-dasharray:3 3,color:#2B3340",
+        "classDef unreachable fill:#EEEEEE,stroke:#5F6B7A,stroke-dasharray:4 3,color:#5F6B7A",
+        "classDef endStep fill:#E6F2EA,stroke:#5F6B7A,color:#2B3340",
+        "classDef failStep fill:#FBEAEA,stroke:#C62828,color:#2B3340",
+        "classDef ghost fill:#FDECEA,stroke:#C62828,stroke-dasharray:4 3,color:#C62828",
+    ]
+
+    /// The class for a set of findings: the worst severity (`unreachable` for a step never reached).
+    static func findingClass(_ findings: [Finding]) -> String? {
+        if findings.contains(where: { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }) { return "unreachable" }
+        guard let worst = findings.map(\.severity).max() else { return nil }
+        return worst.rawValue
+    }
+
+    /// `✖ missing-data-key: token` (▲ for a warning, ● for a note).
+    static func findingRow(_ finding: Finding) -> String {
+        let mark = finding.severity == .error ? "✖" : finding.severity == .warning ? "▲" : "●"
+        return "\(mark) \(finding.rule)" + (finding.key.map { ": \($0)" } ?? "")
+    }
+
+    /// The rows under a step's name: its type, details, data, implementation (when `detailed`), then its findings.
+    static func rows(_ step: Step, findings: [Finding], detailed: Bool) -> [String] {
+        var rows: [String] = []
+        if detailed {
+            if let content = step.contentType, content.spelling != "Void", content.spelling != "()" {
+                rows.append(content.spelling + (step.resultType.map { " → \($0.spelling)" } ?? ""))
+            }
+            switch step.kind {
+            case .group:
+                if let group = step.group { rows.append("for each element of \(group.inputKey)" + (group.outputKey.map { " → \($0)" } ?? "")) }
+            case .subflow:
+                rows.append("runs the flow “\(step.subflow ?? "?")”")
+            default: break
+            }
+            rows += step.details
+            let reads = step.group?.elementReads ?? step.reads
+            let writes = step.group?.elementWrites ?? step.writes
+            func list(_ accesses: [DataAccess]) -> String {
+                accesses.map { $0.key + ($0.type.map { " (\($0.spelling))" } ?? "") }.joined(separator: ", ")
+            }
+            let needed = reads.filter { !$0.optional }, optional = reads.filter(\.optional)
+            if !needed.isEmpty { rows.append("needs " + list(needed)) }
+            if !optional.isEmpty { rows.append("may use " + list(optional)) }
+            if !writes.isEmpty { rows.append("gives " + list(writes)) }
+            if let implementation = step.implementation, implementation != step.name { rows.append(implementation) }
+        }
+        rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
+        return rows
+    }
+
+    // MARK: - Flowcharts
+
+    /// A flowchart of `flow`, or of one part of it (`part`: the step indices drawn, the part's number
+    /// and count, and the part each step is drawn in).
+    func flowchart(_ flow: Flow, findings all: [Finding], detailed: Bool, part: Part?) -> String {
+        let findings = all.filter { $0.flow == flow.id }
+        var firstIndex: [String: Int] = [:]
+        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        let drawn = part.map { Set($0.steps) } ?? Set(flow.steps.indices)
+
+        var lines = ["flowchart TD"]
+        lines.append("  " + Self.comment(flow, part.map { "part \($0.number) of \($0.count) of flow" } ?? "flow"))
+        if let part {
+            lines.append("  %% Too large for one Mermaid diagram: steps \(part.steps.first! + 1) to \(part.steps.last! + 1) of \(flow.steps.count); a transition to another part ends at a note naming it.")
+        }
+        var classes: [(String, String)] = []
+
+        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let firstPart = part.map { $0.number == 1 } ?? true
+        let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
+        var edges: [String] = []
+        if firstPart {
+            if !flow.initialData.isEmpty || !flowFindings.isEmpty {
+                var rows = flow.initialData.isEmpty ? [flow.name] : ["Starts with"] + (detailed ? flow.initialData.map { value in
+                    value.key + (value.type.map { " (\($0.spelling))" } ?? "") + (value.value.map { " = \($0)" } ?? "")
+                } : [flow.initialData.map(\.key).joined(separator: ", ")])
+                rows += flowFindings.sorted(by: Finding.reportOrder).map(Self.findingRow)
+                lines.append("  data>\"\(Self.lines(rows))\"]")
+                if let c = Self.findingClass(flowFindings) { classes.append(("data", c)) }
+                edges.append("  data -.- \(explicitStart ? "s\(entries[0])" : "begin")")
+            }
+            if !explicitStart {
+                lines.append("  begin((\"start\"))")
+                for entry in entries where drawn.contains(entry) { edges.append("  begin --> s\(entry)") }
+            }
+        }
+
+        for i in flow.steps.indices where drawn.contains(i) {
+            let step = flow.steps[i]
+            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            let text = Self.lines([step.name] + Self.rows(step, findings: stepFindings, detailed: detailed))
+            let shape: (String, String)
+            switch step.kind {
+            case .start: shape = ("([\"", "\"])")
+            case .end, .fail: shape = ("([\"", "\"])")
+            case .branch: shape = ("{{\"", "\"}}")
+            case .group, .subflow: shape = ("[[\"", "\"]]")
+            case .join where step.reads.isEmpty && step.writes.isEmpty && stepFindings.isEmpty: shape = ("((\"", "\"))")
+            default: shape = step.terminal ? ("([\"", "\"])") : ("(\"", "\")")
+            }
+            let shown = step.kind == .join && shape.0 == "((\"" ? " " : text
+            lines.append("  s\(i)\(shape.0)\(shown)\(shape.1)")
+            if let c = Self.findingClass(stepFindings) {
+                classes.append(("s\(i)", c))
+            } else if step.kind == .end || step.terminal {
+                classes.append(("s\(i)", "endStep"))
+            } else if step.kind == .fail {
+                classes.append(("s\(i)", "failStep"))
+            }
+        }
+
+        var missing: [String: Int] = [:]
+        var stubs: [Int: String] = [:]
+        var linkStyles: [(Int, String)] = []
+        for transition in flow.transitions {
+            guard let from = firstIndex[transition.from], drawn.contains(from) else { continue }
+            var target: String
+            if let to = firstIndex[transition.to] {
+                if drawn.contains(to) {
+                    target = "s\(to)"
+                } else {
+                    // In another part: a stub naming the step and its part.
+                    if stubs[to] == nil {
+                        stubs[to] = "x\(to)"
+                        let where_ = part.map { "part \($0.partOf[to] + 1)" } ?? "another part"
+                        lines.append("  x\(to)>\"\(Self.label("→ \(flow.steps[to].name) (\(where_))"))\"]")
+                        classes.append(("x\(to)", "note"))
+                    }
+                    target = stubs[to]!
+                }
+            } else {
+                if missing[transition.to] == nil {
+                    let n = missing.count
+                    missing[transition.to] = n
+                    lines.append("  m\(n)[\"\(Self.lines(["no such step", transition.to]))\"]")
+                    classes.append(("m\(n)", "ghost"))
+                }
+                target = "m\(missing[transition.to]!)"
+            }
+            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            var text = transition.displayLabel ?? (transition.kind == .error ? "on error" : nil)
+            if let type = transition.carriedType, detailed { text = (text.map { $0 + " " } ?? "") + "(\(type.spelling))" }
+            if !edgeFindings.isEmpty {
+                text = (text.map { $0 + "\n" } ?? "") + Set(edgeFindings.map(\.rule)).sorted().map { "✖ \($0)" }.joined(separator: ", ")
+                linkStyles.append((edges.count, Self.findingClass(edgeFindings) == "error" ? "#C62828" : "#B26A00"))
+            }
+            let arrow = transition.kind == .error ? "-.->" : transition.kind == .parallel ? "==>" : "-->"
+            edges.append("  s\(from) \(arrow)\(text.map { "|\"\(Self.label($0))\"|" } ?? "") \(target)")
+        }
+        lines += edges
+        lines += Self.classDefinitions.map { "  " + $0 }
+        for (node, c) in classes { lines.append("  class \(node) \(c)") }
+        for (n, colour) in linkStyles { lines.append("  linkStyle \(n) stroke:\(colour),stroke-width:2px") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One part of a split flowchart.
+    struct Part {
+        var steps: [Int]
+        var number: Int
+        var count: Int
+        /// The part (from 0) each step index is drawn in.
+        var partOf: [Int]
+    }
+
+    /// The flow split into parts of consecutive steps, each under the budget.
+    func split(_ flow: Flow, findings: [Finding]) -> [MermaidDiagram] {
+        // Size each part by the steps' own lines and edges; halve until every part fits.
+        var size = max(1, flow.steps.count / 2)
+        while true {
+            let chunks = stride(from: 0, to: flow.steps.count, by: size).map { Array($0..<min($0 + size, flow.steps.count)) }
+            var partOf = Array(repeating: 0, count: flow.steps.count)
+            for (n, chunk) in chunks.enumerated() { for i in chunk { partOf[i] = n } }
+            let texts = chunks.enumerated().map { n, chunk in
+                flowchart(flow, findings: findings, detailed: false, part: Part(steps: chunk, number: n + 1, count: chunks.count, partOf: partOf))
+            }
+            if texts.allSatisfy(fits) || size == 1 {
+                let note = "Too large for one Mermaid diagram: drawn in \(texts.count) parts, without data and types."
+                return texts.enumerated().map { MermaidDiagram(text: $1, part: ($0 + 1, texts.count), note: note) }
+            }
+            size = max(1, size / 2)
+        }
+    }
+
+    // MARK: - State diagrams
+
+    /// A `stateDiagram-v2` of a FlowKit machine, its composite states drawn nested with the machines in `flows`.
+    func stateDiagram(_ flow: Flow, findings: [Finding], flows: [Flow], detailed: Bool) -> String {
+        var writer = MermaidMachineWriter(flows: flows, findings: findings, detailed: detailed)
+        writer.draw(flow, prefix: "", indent: "  ", stack: [flow.id])
+        var lines = ["stateDiagram-v2", "  " + Self.comment(flow, "state machine")]
+        lines += writer.lines
+        lines += Self.classDefinitions.map { "  " + $0 }
+        for (node, c) in writer.classes { lines.append("  class \(node) \(c)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Writes one machine's states and transitions, composite states nested.
+struct MermaidMachineWriter {
+    let flows: [Flow]
+    let findings: [Finding]
+    let detailed: Bool
+    var lines: [String] = []
+    var classes: [(String, String)] = []
+    private var clusters = 0
+
+    init(flows: [Flow], findings: [Finding], detailed: Bool) {
+        self.flows = flows
+        self.findings = findings
+        self.detailed = detailed
+    }
+
+    /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
+    private func machine(_ reference: String, in parent: Flow) -> Flow? {
+        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
+            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+    }
+
+    mutating func draw(_ flow: Flow, prefix: String, indent: String, stack: [String]) {
+        let findings = self.findings.filter { $0.flow == flow.id }
+        var firstIndex: [String: Int] = [:]
+        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        func id(_ i: Int) -> String { "\(prefix)s\(i)" }
+        let pseudo = Set(flow.steps.indices.filter { flow.steps[$0].kind == .start || flow.steps[$0].kind == .end })
+        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+
+        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        var notes: [String] = []
+        for (i, step) in flow.steps.enumerated() where !pseudo.contains(i) {
+            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
+                clusters += 1
+                let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed).filter { !$0.hasPrefix("runs the flow") }
+                lines.append("\(indent)state \"\(MermaidBuilder.lines([step.name] + rows))\" as \(id(i)) {")
+                draw(sub, prefix: "c\(clusters)_", indent: indent + "  ", stack: stack + [sub.id])
+                lines.append("\(indent)}")
+                // Mermaid cannot style a composite state: its findings go in a note.
+                if !stepFindings.isEmpty {
+                    notes.append("\(indent)note right of \(id(i)) : \(MermaidBuilder.lines(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow), strict: true))")
+                }
+            } else {
+                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed)
+                if step.kind == .subflow { rows.insert("has its own states, drawn in its own diagram", at: 0) }
+                lines.append("\(indent)state \"\(MermaidBuilder.lines([step.name] + rows))\" as \(id(i))")
+                if let c = MermaidBuilder.findingClass(stepFindings) {
+                    classes.append((id(i), c))
+                } else if step.kind == .fail {
+                    classes.append((id(i), "failStep"))
+                } else if step.terminal {
+                    classes.append((id(i), "endStep"))
+                }
+            }
+        }
+        if !flowFindings.isEmpty, let first = flow.steps.indices.first(where: { !pseudo.contains($0) }) {
+            notes.append("\(indent)note left of \(id(first)) : \(MermaidBuilder.lines(flowFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow), strict: true))")
+        }
+
+        // Begin and End are `[*]`; a machine whose entry is not a Begin starts from `[*]` too.
+        for entry in entries where !pseudo.contains(entry) { lines.append("\(indent)[*] --> \(id(entry))") }
+        var missing: [String: Int] = [:]
+        for transition in flow.transitions {
+            guard let from = firstIndex[transition.from] else { continue }
+            let source = pseudo.contains(from) ? "[*]" : id(from)
+            let target: String
+            if let to = firstIndex[transition.to] {
+                target = pseudo.contains(to) ? "[*]" : id(to)
+            } else {
+                if missing[transition.to] == nil {
+                    let n = missing.count
+                    missing[transition.to] = n
+                    lines.append("\(indent)state \"\(MermaidBuilder.lines(["no such state", transition.to]))\" as \(prefix)m\(n)")
+                    classes.append(("\(prefix)m\(n)", "ghost"))
+                }
+                target = "\(prefix)m\(missing[transition.to]!)"
+            }
+            if source == "[*]" && target == "[*]" { continue }
+            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            var text = transition.displayLabel ?? transition.carriedType.map(\.spelling)
+            if !edgeFindings.isEmpty {
+                text = (text.map { $0 + " " } ?? "") + Set(edgeFindings.map(\.rule)).sorted().map { "✖ \($0)" }.joined(separator: ", ")
+            }
+            lines.append("\(indent)\(source) --> \(target)\(text.map { " : \(MermaidBuilder.label($0, strict: true))" } ?? "")")
+        }
+        lines += notes
+    }
+}
