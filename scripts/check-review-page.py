@@ -9,8 +9,8 @@ per problem on stderr) when:
     not the page itself (a network request, a script, a font, an image);
   - it has a script other than its own, an element with an event-handler attribute, or a
     `javascript:` URL (markup that user text could have injected);
-  - clicking a finding does not highlight the diagram element it names (every finding is clicked),
-    or that element is not visible on screen after the click;
+  - clicking a finding, a path or a "missing" link does not highlight exactly the diagram elements
+    it names (every finding is clicked, and up to 300 paths), or the first is not on screen after;
   - the "only flows with problems" filter does not hide the clean flows;
   - a --hostile TEXT does not appear on the page as text (proving it was escaped, not dropped).
 
@@ -82,26 +82,34 @@ def main():
             if hostile not in text:
                 problems.append(f"hostile text not shown as text: {hostile!r}")
 
-        buttons = page.query_selector_all("button.finding")
-        if not buttons and "No problems found" not in text:
+        findings = page.query_selector_all("button.finding")
+        if not findings and "No problems found" not in text:
             problems.append("no clickable finding on the page")
-        for button in buttons:
+        # Every finding, and the paths (capped, to keep the check quick): each highlights exactly its
+        # elements, and the first is scrolled into view.
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        paths = page.query_selector_all("button.path")
+        for button in findings + paths[:300]:
             target = button.get_attribute("data-target")
             button.click()
-            state = page.evaluate("""(id) => {
-                const el = document.getElementById(id);
-                if (!el) return "missing";
-                if (!el.classList.contains("flowlens-hl")) return "not highlighted";
-                const others = document.querySelectorAll(".flowlens-hl").length;
-                if (others !== 1) return `${others} elements highlighted`;
-                const box = el.getBoundingClientRect();
-                if (box.width === 0 || box.height === 0) return "has no size";
+            state = page.evaluate("""(ids) => {
+                ids = ids.split(" ");
+                for (const id of ids) {
+                    const el = document.getElementById(id);
+                    if (!el) return `${id} missing`;
+                    if (!el.classList.contains("flowlens-hl")) return `${id} not highlighted`;
+                    const box = el.getBoundingClientRect();
+                    if (box.width === 0 && box.height === 0) return `${id} has no size`;
+                }
+                const all = document.querySelectorAll(".flowlens-hl").length;
+                if (all !== ids.length) return `${all} elements highlighted, not ${ids.length}`;
+                const box = document.getElementById(ids[0]).getBoundingClientRect();
                 const inView = box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
                 return inView ? "ok" : "not scrolled into view";
             }""", target)
             if state != "ok":
                 label = " ".join(button.inner_text().split())[:100]
-                problems.append(f"clicking the finding '{label}' (target {target}): {state}")
+                problems.append(f"clicking '{label}' (target {target}): {state}")
 
         clean = page.evaluate("() => document.querySelectorAll('section.flow.status-clean').length")
         page.check("#only-problems")

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// It has an index of the flows with their status, then per flow its diagram (inline SVG), its
 /// findings in plain language beside it (clicking one highlights the step or edge it is about), a
-/// table of the data keys (who sets each, who reads it, its type, its problems) and the paths from
-/// start to end written as sentences.
+/// table of the data keys (who sets each, who reads it, its type, its problems, the first path on
+/// which it is missing) and the paths from start to end written as sentences (`FlowPaths`); clicking
+/// a path shows it on the diagram.
 ///
 /// Offline and safe by construction: no network, no external script, style or font; every piece of
 /// user text is escaped; the SVG element ids are generated, never user text; and a
@@ -21,12 +22,18 @@ public struct ReviewPage: Sendable {
         public var marks: [Finding: DiagramElement]
         /// Why there is no SVG.
         public var error: String?
+        /// The element each step and each transition of the flow is drawn as (see `DOTBuilder.Diagram`).
+        public var steps: [Int: DiagramElement]
+        public var transitions: [Int: DiagramElement]
 
         /// Creates a rendered diagram.
-        public init(svg: String?, marks: [Finding: DiagramElement], error: String? = nil) {
+        public init(svg: String?, marks: [Finding: DiagramElement], error: String? = nil,
+                    steps: [Int: DiagramElement] = [:], transitions: [Int: DiagramElement] = [:]) {
             self.svg = svg
             self.marks = marks
             self.error = error
+            self.steps = steps
+            self.transitions = transitions
         }
     }
 
@@ -40,7 +47,7 @@ public struct ReviewPage: Sendable {
             let diagram = builder.diagram(for: flow, findings: report.findings, flows: report.graph.flows)
             do {
                 let svg = String(decoding: try Graphviz.render(dot: diagram.dot, format: .svg), as: UTF8.self)
-                return RenderedDiagram(svg: svg, marks: diagram.marks)
+                return RenderedDiagram(svg: svg, marks: diagram.marks, steps: diagram.steps, transitions: diagram.transitions)
             } catch {
                 return RenderedDiagram(svg: nil, marks: diagram.marks, error: "\(error)")
             }
@@ -72,9 +79,10 @@ public struct ReviewPage: Sendable {
             """
         out += unreadable(report)
         out += index(report)
+        let session = AnalysisSession(graph: report.graph)
         for (n, flow) in flows.enumerated() {
             let diagram = n < diagrams.count ? diagrams[n] : RenderedDiagram(svg: nil, marks: [:], error: "not rendered")
-            out += section(flow, number: n, report: report, diagram: diagram)
+            out += section(flow, number: n, report: report, diagram: diagram, analysis: session.analysis(of: flow))
         }
         out += """
             </main>
@@ -129,7 +137,7 @@ public struct ReviewPage: Sendable {
         return out + "</tbody>\n</table>\n</nav>\n"
     }
 
-    func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram) -> String {
+    func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram, analysis: FlowAnalysis) -> String {
         let prefix = "f\(n)-"
         let own = report.findings.filter { $0.flow == flow.id }
         // A FlowKit machine's diagram also draws its sub-machines' findings, inside their clusters.
@@ -159,21 +167,66 @@ public struct ReviewPage: Sendable {
         } else {
             out += "<ul class=\"findings\">\n"
             for finding in shown {
-                let target = diagram.marks[finding].flatMap { element -> String? in
-                    switch element {
-                    case let .node(id): return prefix + id
-                    case let .edge(tail, head): return edgeIDs["\(tail)->\(head)"]
-                    }
-                }
+                let target = diagram.marks[finding].flatMap { Self.elementID($0, prefix: prefix, edges: edgeIDs) }
                 let inOther = finding.flow != flow.id ? report.graph.flows.first { $0.id == finding.flow } : nil
                 out += "<li>\(findingBody(finding, flow: inOther, target: diagram.svg == nil ? nil : target))</li>\n"
             }
             out += "</ul>\n"
         }
         out += "</div>\n</div>\n"
-        out += dataTable(flow, findings: own)
+        let paths = FlowPaths(flow: flow)
+        func targets(steps: [Int], transitions: [Int]) -> String? {
+            guard diagram.svg != nil else { return nil }
+            let ids = steps.compactMap { diagram.steps[$0] } + transitions.compactMap { diagram.transitions[$0] }
+            let resolved = ids.compactMap { Self.elementID($0, prefix: prefix, edges: edgeIDs) }
+            var seen = Set<String>()
+            let unique = resolved.filter { seen.insert($0).inserted }
+            return unique.isEmpty ? nil : unique.joined(separator: " ")
+        }
+        out += dataTable(flow, findings: own, analysis: analysis, paths: paths, targets: targets)
+        out += pathList(paths, targets: targets)
         out += "</section>\n"
         return out
+    }
+
+    /// The prefixed SVG id of a diagram element, nil when the SVG does not have it.
+    static func elementID(_ element: DiagramElement, prefix: String, edges: [String: String]) -> String? {
+        switch element {
+        case let .node(id): return prefix + id
+        case let .edge(tail, head): return edges["\(tail)->\(head)"]
+        }
+    }
+
+    /// Every path from the start to an end, as a sentence; clicking one shows it on the diagram.
+    func pathList(_ paths: FlowPaths, targets: (_ steps: [Int], _ transitions: [Int]) -> String?) -> String {
+        guard !paths.paths.isEmpty else { return "" }
+        let count = paths.count
+        var out = "<details class=\"paths\"\(count.isExact && count.value <= 12 ? " open" : "")>\n"
+        out += "<summary><h3>Paths from start to end</h3> <span class=\"muted\">(\(Self.escape(count.description)))</span></summary>\n<ol>\n"
+        for path in paths.paths {
+            let sentence = Self.html(paths.sentence(for: path))
+            if let target = targets(path.steps, path.transitions) {
+                out += "<li><button type=\"button\" class=\"path\" data-target=\"\(target)\">\(sentence)</button></li>\n"
+            } else {
+                out += "<li>\(sentence)</li>\n"
+            }
+        }
+        out += "</ol>\n"
+        if !count.isExact || count.value > paths.paths.count {
+            out += "<p class=\"muted\">Only the first \(paths.paths.count) of \(Self.escape(count.description)) paths are listed.</p>\n"
+        }
+        return out + "</details>\n"
+    }
+
+    /// A path sentence with step names in bold and keys, values and conditions in italics.
+    static func html(_ sentence: PathSentence) -> String {
+        sentence.parts.map { part in
+            switch part {
+            case let .text(text): return escape(text)
+            case let .step(name): return "<strong>\(escape(name))</strong>"
+            case let .key(text), let .value(text), let .condition(text): return "<em>\(escape(text))</em>"
+            }
+        }.joined()
     }
 
     /// A finding in plain language; a button that highlights `target` when there is one.
@@ -200,54 +253,35 @@ public struct ReviewPage: Sendable {
         return "<div class=\"\(classes)\">\(body)</div>"
     }
 
-    /// Every data key of the flow: who sets it, who reads it, its type, and its problems.
-    func dataTable(_ flow: Flow, findings: [Finding]) -> String {
-        let keys = Self.dataKeys(of: flow)
+    /// Every data key of the flow: who sets it, who reads it, its types, its problems, and the first
+    /// path on which it is missing (a button that shows that path on the diagram).
+    func dataTable(_ flow: Flow, findings: [Finding], analysis: FlowAnalysis, paths: FlowPaths,
+                   targets: (_ steps: [Int], _ transitions: [Int]) -> String?) -> String {
+        let keys = DataKeySummary.table(for: analysis, paths: paths)
         guard !keys.isEmpty else { return "" }
+        func names(_ accesses: [DataProvenance.Access]) -> [String] {
+            var seen = Set<String>()
+            return accesses.map { $0.kind == .initial ? "the start" : $0.stepName }.filter { seen.insert($0).inserted }
+        }
         var out = "<details class=\"data\" open>\n<summary><h3>Data</h3></summary>\n<table>\n"
         out += "<thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Set by</th><th scope=\"col\">Read by</th><th scope=\"col\">Type</th><th scope=\"col\">Problems</th></tr></thead>\n<tbody>\n"
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
-            out += "<tr\(problems.isEmpty ? "" : " class=\"has-problems\"")><th scope=\"row\"><code>\(Self.escape(row.key))</code></th>"
-            out += "<td>\(Self.list(row.setBy, empty: "nobody"))</td><td>\(Self.list(row.readBy, empty: "nobody"))</td>"
+            var problemCells = problems.map { Self.escape("\($0.severity == .error ? "✖" : "▲") \($0.rule)") }
+            if row.isMissingSomewhere, let missing = DataProvenance(key: row.key, analysis: analysis, paths: paths).missing {
+                let text = "missing when \(Self.escape(missing.read.stepName)) reads it" + (missing.pathNumber.map { ", on path \($0 + 1)" } ?? "")
+                if let target = targets(missing.steps, missing.transitions) {
+                    problemCells.append("<button type=\"button\" class=\"path missing\" data-target=\"\(target)\">\(text)</button>")
+                } else {
+                    problemCells.append(text)
+                }
+            }
+            out += "<tr\(problemCells.isEmpty ? "" : " class=\"has-problems\"")><th scope=\"row\"><code>\(Self.escape(row.key))</code></th>"
+            out += "<td>\(Self.list(names(row.writers), empty: "nobody"))</td><td>\(Self.list(names(row.readers), empty: "nobody"))</td>"
             out += "<td>\(Self.list(row.types.map { "<code>\(Self.escape($0))</code>" }, escaped: true, empty: "unknown"))</td>"
-            out += "<td>\(Self.list(problems.map { "\($0.severity == .error ? "✖" : "▲") \($0.rule)" }, empty: ""))</td></tr>\n"
+            out += "<td>\(Self.list(problemCells, escaped: true, empty: ""))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n</details>\n"
-    }
-
-    /// One row of the data table.
-    struct DataKey: Equatable {
-        var key: String
-        var setBy: [String] = []
-        var readBy: [String] = []
-        var types: [String] = []
-    }
-
-    /// The keys a flow's data holds, in order of first mention.
-    static func dataKeys(of flow: Flow) -> [DataKey] {
-        var rows: [DataKey] = []
-        var index: [String: Int] = [:]
-        func touch(_ key: String, setBy: String? = nil, readBy: String? = nil, type: TypeName?) {
-            if index[key] == nil {
-                index[key] = rows.count
-                rows.append(DataKey(key: key))
-            }
-            let i = index[key]!
-            if let setBy, !rows[i].setBy.contains(setBy) { rows[i].setBy.append(setBy) }
-            if let readBy, !rows[i].readBy.contains(readBy) { rows[i].readBy.append(readBy) }
-            if let type, !rows[i].types.contains(type.spelling) { rows[i].types.append(type.spelling) }
-        }
-        for value in flow.initialData { touch(value.key, setBy: "the start", type: value.type) }
-        for step in flow.steps {
-            for access in step.writes { touch(access.key, setBy: step.name, type: access.type) }
-            for access in step.reads { touch(access.key, readBy: step.name, type: access.type) }
-            if let group = step.group {
-                touch(group.inputKey, readBy: step.name, type: nil)
-                if let output = group.outputKey { touch(output, setBy: step.name, type: group.elementOutputType.map { TypeName(stringLiteral: "[\($0.spelling)]") }) }
-            }
-        }
-        return rows
     }
 
     // MARK: - SVG
@@ -361,6 +395,16 @@ public struct ReviewPage: Sendable {
         button.finding:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
         .finding.error { border-left-color: var(--error); } .finding.warning { border-left-color: var(--warning); }
         .finding.active { background: #E8F0FB; border-color: var(--focus); }
+        button.path { font: inherit; color: inherit; text-align: left; background: none; border: 1px solid transparent; border-radius: 4px; padding: .15rem .35rem; cursor: pointer; }
+        button.path:hover { background: #F4F7FB; border-color: var(--line); }
+        button.path:focus-visible { outline: 3px solid var(--focus); }
+        button.path.active { background: #E8F0FB; border-color: var(--focus); }
+        button.path.missing { color: var(--error); text-decoration: underline dotted; }
+        details.paths { margin-top: 1rem; }
+        details.paths summary { cursor: pointer; }
+        details.paths summary h3 { display: inline; }
+        details.paths ol { margin: .25rem 0; padding-left: 2rem; }
+        details.paths li { margin: .15rem 0; }
         .finding .sev { font-weight: 700; margin-right: .25rem; }
         .finding.error .sev { color: var(--error); } .finding.warning .sev { color: var(--warning); }
         .finding .where, .finding .why { display: block; }
@@ -384,18 +428,22 @@ public struct ReviewPage: Sendable {
           "use strict";
           function clear() {
             document.querySelectorAll(".flowlens-hl").forEach(function (e) { e.classList.remove("flowlens-hl"); });
-            document.querySelectorAll(".finding.active").forEach(function (e) { e.classList.remove("active"); });
+            document.querySelectorAll("button.active").forEach(function (e) { e.classList.remove("active"); });
           }
           document.addEventListener("click", function (event) {
-            var button = event.target.closest("button.finding");
+            var button = event.target.closest("button[data-target]");
             if (!button) { return; }
             clear();
             button.classList.add("active");
-            var element = document.getElementById(button.getAttribute("data-target"));
-            if (element) {
-              element.classList.add("flowlens-hl");
-              element.scrollIntoView({ block: "center", inline: "center" });
-            }
+            var first = null;
+            button.getAttribute("data-target").split(" ").forEach(function (id) {
+              var element = document.getElementById(id);
+              if (element) {
+                element.classList.add("flowlens-hl");
+                first = first || element;
+              }
+            });
+            if (first) { first.scrollIntoView({ block: "center", inline: "center" }); }
           });
           var toggle = document.getElementById("only-problems");
           if (toggle) {

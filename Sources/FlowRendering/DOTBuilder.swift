@@ -26,6 +26,11 @@ public struct DOTBuilder: Sendable {
         /// The element each drawn finding is marked on (a finding of a FlowKit sub-machine drawn in a
         /// composite state's cluster included).
         public var marks: [Finding: DiagramElement]
+        /// The element each step of the flow is drawn as, by its index in `steps` (a FlowKit composite
+        /// drawn as a cluster: the cluster).
+        public var steps: [Int: DiagramElement] = [:]
+        /// The edge each transition of the flow is drawn as, by its index in `transitions`.
+        public var transitions: [Int: DiagramElement] = [:]
     }
 
     /// Colours and sizes of the diagram.
@@ -71,6 +76,7 @@ public struct DOTBuilder: Sendable {
         if flow.kind == .flowKit { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
         let findings = findings.filter { $0.flow == flow.id }
         var marks: [Finding: DiagramElement] = [:]
+        var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
         var lines: [String] = []
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
@@ -105,6 +111,7 @@ public struct DOTBuilder: Sendable {
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
             for finding in stepFindings { marks[finding] = .node(id: "step-\(i)") }
+            stepElements[i] = .node(id: "step-\(i)")
             lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))\(highlight.nodeAttributes(i))];")
         }
 
@@ -126,6 +133,7 @@ public struct DOTBuilder: Sendable {
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: "s\(from)", head: target) }
+            transitionElements[t] = .edge(tail: "s\(from)", head: target)
             let attributes = [edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown), highlight.edgeAttributes(t)]
             lines.append("  s\(from) -> \(target) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
         }
@@ -134,7 +142,7 @@ public struct DOTBuilder: Sendable {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(kindsShown))>]; }")
         }
         lines.append("}")
-        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: marks)
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: marks, steps: stepElements, transitions: transitionElements)
     }
 
     /// The findings drawn on the step at `index`: those naming its id (not an edge) belong to the first

@@ -44,7 +44,7 @@ extension DOTBuilder {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(writer.kindsShown))>]; }")
         }
         lines.append("}")
-        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: writer.marks)
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: writer.marks, steps: writer.stepElements, transitions: writer.transitionElements)
     }
 
     // MARK: - Nodes
@@ -208,6 +208,8 @@ struct MachineWriter {
     var drawnFindings: [Finding] = []
     /// Where each drawn finding is marked.
     var marks: [Finding: DiagramElement] = [:]
+    /// The elements of the machine the diagram is about (not of those drawn inside its clusters).
+    var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
     private var clusters = 0
 
     init(builder: DOTBuilder, flows: [Flow], findings: [Finding]) {
@@ -261,6 +263,7 @@ struct MachineWriter {
             if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
                 let n = clusters
                 for finding in stepFindings { marks[finding] = .node(id: "cluster-\(n)") }
+                if scope.cluster == nil { stepElements[i] = .node(id: "cluster-\(n)") }
                 clusters += 1
                 let inner = MachineScope(cluster: n)
                 nodes.append("\(indent)subgraph cluster_\(n) {")
@@ -270,6 +273,7 @@ struct MachineWriter {
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
                 for finding in stepFindings { marks[finding] = .node(id: scope.stepID(i)) }
+                if scope.cluster == nil { stepElements[i] = .node(id: scope.stepID(i)) }
                 let highlighted = scope.cluster == nil ? builder.highlight.nodeAttributes(i) : ""
                 nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))\(highlighted)];")
             }
@@ -320,11 +324,13 @@ struct MachineWriter {
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(headNode) -> \(tailNode) [\(list)];")
                 for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: headNode, head: tailNode) }
+                if scope.cluster == nil { transitionElements[t] = .edge(tail: headNode, head: tailNode) }
             } else {
                 let list = ([attributes] + [tailCluster.map { "ltail=\($0)" }, headCluster.map { "lhead=\($0)" }].compactMap { $0 })
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(tailNode) -> \(headNode)\(list.isEmpty ? "" : " [\(list)]");")
                 for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: tailNode, head: headNode) }
+                if scope.cluster == nil { transitionElements[t] = .edge(tail: tailNode, head: headNode) }
             }
         }
         edges.insert(contentsOf: own, at: edgeStart)

@@ -67,7 +67,7 @@ public struct DataProvenance: Sendable {
         public var steps: [Int]
         /// The transitions taken between them (one fewer).
         public var transitions: [Int]
-        /// The number of the listed path (in `traces`) it is on, when it is one of them.
+        /// The index (from 0) in `traces` of the listed path it is on, when it is one of them.
         public var pathNumber: Int?
     }
 

@@ -106,11 +106,11 @@ struct ReviewPageTests {
         #expect(chromium.status == 0, "\(chromium.stderr)")
     }
 
-    @Test("every finding drawn on a diagram is a button whose target id is on the page, once")
+    @Test("every finding, path and missing-key button targets ids that are on the page, once")
     func targetsExist() throws {
         let report = FlowLens.check(["samples"], workingDirectory: packageRoot)
         let page = ReviewPage().render(report)
-        let targets = page.matches(of: /data-target="([^"]*)"/).map { String($0.output.1) }
+        let targets = page.matches(of: /data-target="([^"]*)"/).flatMap { $0.output.1.split(separator: " ").map(String.init) }
         #expect(targets.count > 30)
         for target in Set(targets) {
             #expect(page.components(separatedBy: " id=\"\(target)\"").count == 2, "\(target)")
@@ -142,22 +142,39 @@ struct ReviewPageTests {
         #expect(hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
-    @Test("the data table lists who sets and reads each key, with its types")
-    func dataKeys() throws {
+    @Test("the data table lists who sets and reads each key, its types, and where it is missing; paths are sentences")
+    func dataAndPaths() throws {
         let graph = FlowLensTestSupport.load("""
             version: 1
             flows:
               - name: Sign in
-                data: {email: String}
+                data: {email: String, mode: String}
                 steps:
-                  - {id: check, reads: {email: String}, writes: {token: Token}, next: done}
-                  - {id: done, reads: {token: Token, missing: Int}, kind: end}
+                  - id: choose
+                    name: Choose mode
+                    kind: branch
+                    reads: {mode: String}
+                    next:
+                      - {to: guest, when: {key: mode, equals: guest}}
+                      - {to: check}
+                  - {id: guest, name: Guest name, next: done}
+                  - {id: check, name: Check email, reads: {email: String}, writes: {token: Token}, next: done}
+                  - {id: done, name: Welcome, reads: {token: Token}, kind: end}
             """)
-        let flow = try #require(graph.flows.first)
-        let rows = ReviewPage.dataKeys(of: flow)
-        #expect(rows.map(\.key) == ["email", "token", "missing"])
-        #expect(rows[0].setBy == ["the start"] && rows[0].readBy == ["check"] && rows[0].types == ["String"])
-        #expect(rows[1].setBy == ["check"] && rows[1].readBy == ["done"] && rows[1].types == ["Token"])
-        #expect(rows[2].setBy.isEmpty && rows[2].readBy == ["done"])
+        let report = FlowLens.analyze(graph)
+        let page = ReviewPage().render(report)
+        let data = try #require(page.range(of: "<details class=\"data\"").map { String(page[$0.lowerBound...]) })
+        #expect(data.contains("<th scope=\"row\"><code>email</code></th><td>the start</td><td>Check email</td><td><code>String</code></td>"))
+        #expect(data.contains("<th scope=\"row\"><code>token</code></th><td>Check email</td><td>Welcome</td><td><code>Token</code></td>"))
+        // token is missing on the guest path: a button that shows that path (its steps and edges).
+        let missing = try #require(data.firstMatch(of: /<button type="button" class="path missing" data-target="([^"]*)">missing when Welcome reads it, on path (\d+)</))
+        #expect(missing.output.2 == "1", "the guest path is listed first")
+        let ids = missing.output.1.split(separator: " ").map(String.init)
+        #expect(ids.contains("f0-step-1") && ids.contains("f0-step-3") && !ids.contains("f0-step-2"), "\(ids)")
+        #expect(ids.contains { $0.hasPrefix("f0-edge") })
+        for id in ids { #expect(page.contains(" id=\"\(id)\""), "\(id)") }
+        // Paths as sentences, the step names in bold and the condition's key and value in italics.
+        #expect(page.contains("If <em>mode</em> is <em>guest</em>: <strong>Guest name</strong>"), "\(page)")
+        #expect(page.contains("<summary><h3>Paths from start to end</h3> <span class=\"muted\">(2)</span></summary>"))
     }
 }
