@@ -32,4 +32,13 @@ if [ "$status" -gt 1 ]; then
   exit "$status"
 fi
 rm -f output/mermaid/report.json
+# The README's picture of `flowlens explain` (exit 1: the key can be missing, which is the point).
+mkdir -p output/explain
+status=0
+.build/debug/flowlens explain Delivery --key deliverySlot samples/declarative/broken/missing-data-key.flow.yaml \
+  --diagram output/explain/Delivery-deliverySlot.svg > /dev/null || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "setup: flowlens explain failed with status $status" >&2
+  exit "$status"
+fi
 echo "setup: done. Diagrams and report.json are in output/, the review page in output/review/, Mermaid pages in output/mermaid/; run scripts/test.sh to run the tests." >&2

@@ -127,3 +127,16 @@ func validateFolderWithMermaid(_ folder: String) throws -> (status: Int32, outpu
     run.waitUntilExit()
     return (run.terminationStatus, String(decoding: data, as: UTF8.self))
 }
+
+extension ExplainAndMermaidCLITests {
+    @Test("output/explain/ is what scripts/setup.sh's explain command writes")
+    func committedExplainDiagram() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try flowlens(["explain", "Delivery", "--key", "deliverySlot", "samples/declarative/broken/missing-data-key.flow.yaml",
+                                "--diagram", directory + "/d.svg"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(FileManager.default.contents(atPath: packageRoot + "/output/explain/Delivery-deliverySlot.svg") == FileManager.default.contents(atPath: directory + "/d.svg"),
+                "output/explain/ is stale: run scripts/setup.sh and commit output/")
+    }
+}
