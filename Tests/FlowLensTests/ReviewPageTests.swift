@@ -9,19 +9,7 @@ import Testing
 struct ReviewPageTests {
     /// Runs scripts/check-review-page.py on `page`; exit 2 means chromium or Playwright is missing.
     func checkInChromium(_ page: String, arguments: [String] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "scripts/check-review-page.py", page] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        try run("/usr/bin/env", ["python3", "scripts/check-review-page.py", page] + arguments)
     }
 
     /// Where tests leave files for people to look at (screenshots).
