@@ -7,3 +7,6 @@ swift build --product flowlens
 swift test "$@"
 # The example package of the reflection API (samples/reflection): it builds FlowLens as a dependency.
 swift test --package-path samples/reflection
+# The SwiftPM plugins with their example package (samples/swiftpm-plugin): `swift build` runs the
+# check, `swift package flowlens` runs flowlens, and a planted defect fails both.
+scripts/test-swiftpm-plugin.sh
