@@ -131,6 +131,7 @@ struct Check: ParsableCommand {
               flowlens check samples
               flowlens check --format json Flows/checkout.flow.yaml > report.json
               flowlens check --format github Sources            # annotations in GitHub Actions
+              flowlens check Sources --cache-path .build/flowlens-cache.json   # unchanged files not parsed again
             """)
 
     @OptionGroup var input: InputOptions

@@ -52,7 +52,7 @@ public final class LoadCache: @unchecked Sendable {
         guard let path, let data = FileManager.default.contents(atPath: path) else { return }
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(Header.self, from: data), header.format == Self.formatName else {
-            ignoredReason = "not a FlowLens cache"
+            ignoredReason = "corrupt, or not a FlowLens cache"
             changed = true
             return
         }
