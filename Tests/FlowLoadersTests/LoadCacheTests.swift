@@ -140,8 +140,16 @@ struct LoadCacheTests {
         let fixture = try Fixture()
         defer { fixture.tmp.cleanUp() }
         let uncached = fixture.uncached()
+        let header = #"{"format":"flowlens-cache","formatVersion":\#(LoadCache.formatVersion),"tool":"\#(FlowLensTool.version)"}"#
+        let input = #"{"environment":[],"files":[{"displayPath":"a.flow.yaml","kind":"declarative","path":"\#(fixture.tmp("a.flow.yaml"))","sha256":"x"}],"key":"k"}"#
+        // Then a cache whose entries are all valid but for their graphs.
+        let (_, _, _) = try fixture.load()
+        let valid = try String(contentsOfFile: fixture.cachePath, encoding: .utf8).split(separator: "\n")
+        let badGraphs = valid.enumerated().map { $0.offset > 0 && $0.offset % 2 == 0 ? "{\"flows\": 7}" : String($0.element) }
+        try FileManager.default.removeItem(atPath: fixture.cachePath)
         for junk in ["", "{", "not json at all", "[1, 2]", #"{"format": "flowlens-cache", "formatVersion": 999, "tool": "x"}"#,
-                     #"{"format": "flowlens-cache", "formatVersion": 1, "tool": "0.1.0", "entries": [{"key": 1}]}"#] {
+                     header + "\n", header + "\ngarbage\n", header + "\n" + input + "\n", header + "\n" + input + "\n{}",
+                     badGraphs.joined(separator: "\n") + "\n"] {
             try fixture.tmp.write("cache/flowlens.json", junk)
             let (graph, reused, parsed) = try fixture.load()
             #expect((reused, parsed) == (0, 6), "\(junk)")

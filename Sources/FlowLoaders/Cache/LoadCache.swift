@@ -11,14 +11,16 @@ import Foundation
 /// files are loaded together (a flow in one file adds operations defined in others), so the Swift
 /// set is one entry keyed by every Swift file: one changed Swift file re-parses all of them.
 ///
-/// The cache is one JSON file, read once and written atomically by `save()`. A missing, corrupt,
-/// foreign or older-format file is ignored and replaced. On saving, entries of this run are kept,
-/// and entries of other runs too while their files exist (at most a few Swift sets), so runs over
-/// different inputs share one file. Two runs saving at once lose entries, never corrupt the file.
-/// Safe to use from several threads.
+/// The cache is one file of JSON lines: a header, then for each entry a line naming its input and
+/// a line with its graph. It is read once, and written atomically by `save()`: entries parsed in a
+/// run are encoded (on the loading threads), the others are written back as the bytes read, and a
+/// graph is decoded only when used. A missing, corrupt, foreign or older-format file is ignored and
+/// replaced. On saving, entries of this run are kept, and entries of other runs too while their
+/// files exist (at most a few Swift sets), so runs over different inputs share one file. Two runs
+/// saving at once lose entries, never corrupt the file. Safe to use from several threads.
 public final class LoadCache: @unchecked Sendable {
     /// The version of the file layout and of what an entry means; a different one is ignored.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     /// How many Swift sets not used in a run are kept.
     static let keptUnusedBatches = 4
 
@@ -50,8 +52,9 @@ public final class LoadCache: @unchecked Sendable {
         self.path = path
         self.toolIdentity = toolIdentity
         guard let path, let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(Header.self, from: data), header.format == Self.formatName else {
+        guard let header = try? decoder.decode(Header.self, from: lines[0]), header.format == Self.formatName else {
             ignoredReason = "corrupt, or not a FlowLens cache"
             changed = true
             return
@@ -61,14 +64,21 @@ public final class LoadCache: @unchecked Sendable {
             changed = true
             return
         }
-        guard let document = try? decoder.decode(Document.self, from: data) else {
-            ignoredReason = "unreadable"
+        // Then an input line and a graph line per entry, and the final newline.
+        var entries: [Entry] = []
+        var index = 1
+        while index + 1 < lines.count, let input = try? decoder.decode(EntryInput.self, from: lines[index]), !input.files.isEmpty {
+            entries.append(Entry(input: input, graph: Data(lines[index + 1])))
+            index += 2
+        }
+        guard index == lines.count - 1, lines[index].isEmpty else {
+            ignoredReason = "corrupt"
             changed = true
             return
         }
-        for entry in document.entries where stored[entry.key] == nil {
-            stored[entry.key] = entry
-            storedOrder.append(entry.key)
+        for entry in entries where stored[entry.input.key] == nil {
+            stored[entry.input.key] = entry
+            storedOrder.append(entry.input.key)
         }
     }
 
@@ -84,18 +94,25 @@ public final class LoadCache: @unchecked Sendable {
             let entry = stored[key]!
             // Another run's entry: kept while its files exist (stale ones are dropped), and only the
             // most recently used Swift sets (each a whole set, so they add up).
-            let exists = entry.files.allSatisfy { fm.fileExists(atPath: $0.path) }
-            if entry.batch != nil, exists { unusedBatches += 1 }
-            if !exists || (entry.batch != nil && unusedBatches > Self.keptUnusedBatches) { changed = true; continue }
+            let exists = entry.input.files.allSatisfy { fm.fileExists(atPath: $0.path) }
+            if entry.input.batch != nil, exists { unusedBatches += 1 }
+            if !exists || (entry.input.batch != nil && unusedBatches > Self.keptUnusedBatches) { changed = true; continue }
             entries.append(entry)
         }
         guard changed || !fm.fileExists(atPath: path) else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let document = Document(format: Self.formatName, formatVersion: Self.formatVersion, tool: toolIdentity, entries: entries)
+        var data = try encoder.encode(Header(format: Self.formatName, formatVersion: Self.formatVersion, tool: toolIdentity))
+        data.append(UInt8(ascii: "\n"))
+        for entry in entries {
+            data.append(try encoder.encode(entry.input))
+            data.append(UInt8(ascii: "\n"))
+            data.append(entry.graph)
+            data.append(UInt8(ascii: "\n"))
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        try encoder.encode(document).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         changed = false
     }
 
@@ -107,13 +124,14 @@ public final class LoadCache: @unchecked Sendable {
                load: () -> (graph: FlowGraph, environmentNamesRead: Set<String>)) -> FlowGraph {
         let stamp = FileStamp(source)
         let key = Self.fileKey(stamp)
-        if let entry = lookUp(key), entry.files == [stamp],
-           entry.environment.allSatisfy({ environment[$0.name] == $0.value }) {
-            return use(entry, key: key)
+        if let entry = lookUp(key), entry.input.files == [stamp],
+           entry.input.environment.allSatisfy({ environment[$0.name] == $0.value }),
+           let graph = use(entry) {
+            return graph
         }
         let (graph, names) = load()
         let read = names.sorted().map { EnvironmentValue(name: $0, value: environment[$0]) }
-        remember(Entry(key: key, files: [stamp], batch: nil, environment: read, graph: graph), parsed: 1)
+        remember(EntryInput(key: key, files: [stamp], batch: nil, environment: read), graph, parsed: 1)
         return graph
     }
 
@@ -122,11 +140,11 @@ public final class LoadCache: @unchecked Sendable {
     func graph(forBatch sources: [SourceText], kind: SourceKind, load: () -> FlowGraph) -> FlowGraph {
         let stamps = sources.map(FileStamp.init)
         let key = "batch:\(kind.rawValue):" + SHA256.hex(stamps.map { "\($0.path)\u{0}\($0.displayPath)\u{0}\($0.sha256)\n" }.joined())
-        if let entry = lookUp(key), entry.files == stamps {
-            return use(entry, key: key)
+        if let entry = lookUp(key), entry.input.files == stamps, let graph = use(entry) {
+            return graph
         }
         let graph = load()
-        remember(Entry(key: key, files: stamps, batch: kind.rawValue, environment: [], graph: graph), parsed: stamps.count)
+        remember(EntryInput(key: key, files: stamps, batch: kind.rawValue, environment: []), graph, parsed: stamps.count)
         return graph
     }
 
@@ -135,20 +153,27 @@ public final class LoadCache: @unchecked Sendable {
         return stored[key]
     }
 
-    private func use(_ entry: Entry, key: String) -> FlowGraph {
+    /// The entry's graph, recorded as used; nil (a miss) when it cannot be decoded.
+    private func use(_ entry: Entry) -> FlowGraph? {
+        guard let graph = try? JSONDecoder().decode(FlowGraph.self, from: entry.graph) else { return nil }
         lock.lock(); defer { lock.unlock() }
-        if current[key] == nil { currentOrder.append(key) }
-        current[key] = entry
-        reusedFiles += entry.files.count
-        return entry.graph
+        if current[entry.input.key] == nil { currentOrder.append(entry.input.key) }
+        current[entry.input.key] = entry
+        reusedFiles += entry.input.files.count
+        return graph
     }
 
-    private func remember(_ entry: Entry, parsed: Int) {
+    /// Records a graph just loaded; encoded here, on the loading thread.
+    private func remember(_ input: EntryInput, _ graph: FlowGraph, parsed: Int) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoded = try? encoder.encode(graph)
         lock.lock(); defer { lock.unlock() }
-        if current[entry.key] == nil { currentOrder.append(entry.key) }
-        current[entry.key] = entry
         parsedFiles += parsed
         changed = true
+        guard let encoded else { return }  // not cached; never happens for the IR's plain values
+        if current[input.key] == nil { currentOrder.append(input.key) }
+        current[input.key] = Entry(input: input, graph: encoded)
     }
 
     private static func fileKey(_ stamp: FileStamp) -> String { "file:\(stamp.path)\u{0}\(stamp.displayPath)" }
@@ -157,28 +182,26 @@ public final class LoadCache: @unchecked Sendable {
 
     private static let formatName = "flowlens-cache"
 
-    private struct Header: Decodable {
+    private struct Header: Codable {
         var format: String
         var formatVersion: Int
         var tool: String
     }
 
-    private struct Document: Codable {
-        var format: String
-        var formatVersion: Int
-        var tool: String
-        var entries: [Entry]
+    /// One file (or Swift set) and what its loader made of it, as JSON read or to write.
+    private struct Entry {
+        var input: EntryInput
+        var graph: Data
     }
 
-    /// One file (or Swift set) and what its loader made of it.
-    private struct Entry: Codable {
+    /// What an entry is valid for.
+    private struct EntryInput: Codable {
         var key: String
         var files: [FileStamp]
         /// The batch kind, for a set of files loaded together.
         var batch: String?
         /// The variables read while loading, with their values (nil: unset).
         var environment: [EnvironmentValue]
-        var graph: FlowGraph
     }
 
     private struct FileStamp: Codable, Equatable {
