@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "flowlens", targets: ["flowlens"]),
         .library(name: "FlowLens", targets: ["FlowLens"]),
         .library(name: "FlowLensTesting", targets: ["FlowLensTesting"]),
+        .plugin(name: "FlowLensCommandPlugin", targets: ["FlowLensCommandPlugin"]),
+        .plugin(name: "FlowLensBuildToolPlugin", targets: ["FlowLensBuildToolPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,6 +44,12 @@ let package = Package(
         .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens"]),
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `swift package flowlens check`, and `flowlens check` on a target's files during `swift build`
+        // (see the README's "SwiftPM plugins"; samples/swiftpm-plugin uses both).
+        .plugin(name: "FlowLensCommandPlugin",
+                capability: .command(intent: .custom(verb: "flowlens", description: "Check the package's flows with FlowLens: swift package flowlens [check|export|rules …] [--target NAME] [options] [paths] (no paths: every target's folder)")),
+                dependencies: ["flowlens"]),
+        .plugin(name: "FlowLensBuildToolPlugin", capability: .buildTool(), dependencies: ["flowlens"]),
 
         // Helpers shared by the test targets (in-memory loading, golden files); not part of the product.
         .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),

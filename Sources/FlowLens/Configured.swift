@@ -17,9 +17,10 @@ extension FlowLens {
     /// folders keep the files the configuration includes, and each finding takes the rule setting of
     /// the configuration governing its file (`off` drops it; a severity replaces the rule's).
     /// PlantUML's `%getenv` reads the process environment, over it the governing configuration's
-    /// `plantuml: defines`, and over both `defines` (`--define NAME=value`).
+    /// `plantuml: defines`, and over both `defines` (`--define NAME=value`). With a `cache`, files
+    /// loaded on an earlier run with the same text (and settings) are not parsed again.
     public static func check(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
-                             workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+                             cache: LoadCache? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
         var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
         var governing: [String: Configuration] = [:]                    // display path -> configuration
         var files: [InputFile] = []
@@ -53,7 +54,9 @@ extension FlowLens {
             environments[file.displayPath] = environment
         }
         let resolved = environments
-        var graph = SourceLoader(environment: { resolved[$0.displayPath] ?? base }).load(files: files)
+        var loader = SourceLoader(environment: { resolved[$0.displayPath] ?? base })
+        loader.cache = cache
+        var graph = loader.load(files: files)
         graph.loadFindings = discoveryFindings + graph.loadFindings
         var findings: [Finding] = []
         for var finding in Analyzer().analyze(graph) {

@@ -171,4 +171,18 @@ print("parse only, 1 thread        \(rate(parseSerial))")
 print("parse only, all cores       \(rate(parseParallel))")
 print("flowlens check, all cores   \(rate(check))  — load, resolve, analyse \(report?.graph.flows.count ?? 0) flows, \(report?.findings.count ?? 0) findings")
 print(String(format: "ratio check / parse-only (all cores): %.2f", parseParallel / check))
+
+// `--cache-path`: the same check when every file is unchanged since the last run (a warm cache).
+let cachePath = folder + "/benchmark-cache.json"
+let cold = LoadCache(path: cachePath)
+_ = FlowLens.check([folder], configurationFile: nil, cache: cold, workingDirectory: folder)
+try? cold.save()
+var reused = (0, 0)
+let warm = median {
+    let cache = LoadCache(path: cachePath)
+    report = FlowLens.check([folder], configurationFile: nil, cache: cache, workingDirectory: folder)
+    reused = cache.statistics
+}
+print("flowlens check, warm cache  \(rate(warm))  — reused \(reused.0) of \(reused.0 + reused.1) files")
+print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / check, check / warm))
 if sink == 42 { print("") }  // keeps the parse results alive

@@ -37,6 +37,8 @@ public struct SourceLoader: Sendable {
     /// The variables PlantUML's `%getenv("NAME")` reads for a file: the process environment,
     /// overridden by `.flowlens.yml` `plantuml: defines` and `--define NAME=value`.
     public var environment: @Sendable (InputFile) -> [String: String]
+    /// Where files loaded on earlier runs are looked up, and this run's are recorded; nil: none.
+    public var cache: LoadCache?
 
     /// Creates a loader for every source kind FlowLens knows; `%getenv` reads `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -97,7 +99,7 @@ public struct SourceLoader: Sendable {
         let results = ResultSlots<FlowGraph>(count: sources.count)
         DispatchQueue.concurrentPerform(iterations: sources.count) { index in
             if case let .perFile(loader) = strategy(for: sources[index].file.kind) {
-                results[index] = loader.load(sources[index].file, contents: sources[index].contents)
+                results[index] = load(sources[index], with: loader)
             }
         }
         var graph = FlowGraph(files: sources.map(\.file.displayPath))
@@ -112,7 +114,7 @@ public struct SourceLoader: Sendable {
             guard case let .batch(loader) = strategy(for: kind) else { continue }
             let batch = sources.filter { $0.file.kind == kind }
             guard !batch.isEmpty else { continue }
-            let partial = loader.load(batch)
+            let partial = cache?.graph(forBatch: batch, kind: kind) { loader.load(batch) } ?? loader.load(batch)
             graph.merge(Self.content(of: partial))
         }
         Self.linkImplementations(&graph)
@@ -128,6 +130,16 @@ public struct SourceLoader: Sendable {
             return a.offset < b.offset
         }.map(\.element))
         return graph
+    }
+
+    /// One file by its kind's loader, through the cache when there is one.
+    private func load(_ source: SourceText, with loader: any FlowLoader) -> FlowGraph {
+        guard let cache else { return loader.load(source.file, contents: source.contents) }
+        let plantUML = loader as? PlantUMLLoader
+        return cache.graph(for: source, environment: plantUML.map { _ in environment(source.file) } ?? [:]) {
+            plantUML?.loadRecordingEnvironment(source.file, contents: source.contents)
+                ?? (loader.load(source.file, contents: source.contents), [])
+        }
     }
 
     /// What a loader's graph adds to the run's: not its files or suppressions, which the run lists itself.

@@ -13,7 +13,7 @@ public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
 }
 
 /// A second place a finding concerns (the step that writes the other type, the first duplicate).
-public struct RelatedLocation: Hashable, Sendable {
+public struct RelatedLocation: Hashable, Sendable, Codable {
     /// What the place is.
     public var message: String
     /// The place.
@@ -27,7 +27,7 @@ public struct RelatedLocation: Hashable, Sendable {
 }
 
 /// A transition a finding is about, for drawing it on the diagram.
-public struct EdgeReference: Hashable, Sendable {
+public struct EdgeReference: Hashable, Sendable, Codable {
     /// Source step id.
     public var from: String
     /// Target step id.
@@ -44,7 +44,7 @@ public struct EdgeReference: Hashable, Sendable {
 ///
 /// Findings are values, never thrown: a run collects them all. The ids (`flow`, `step`, `key`) are
 /// stable across edits, so a baseline survives code moving; `location` is where to look now.
-public struct Finding: Hashable, Sendable {
+public struct Finding: Hashable, Sendable, Codable {
     /// The rule id (`missing-data-key`); part of the public API.
     public var rule: String
     /// How serious it is.

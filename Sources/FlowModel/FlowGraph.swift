@@ -47,7 +47,7 @@ public enum StepKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// One read or write of a key in the flow's shared data.
-public struct DataAccess: Hashable, Sendable {
+public struct DataAccess: Hashable, Sendable, Codable {
     /// The key, with string constants already resolved to their literal.
     public var key: String
     /// The type read or written; nil when it cannot be known (never a finding).
@@ -80,7 +80,7 @@ public struct DataAccess: Hashable, Sendable {
 ///
 /// Mirrors Flow-iOS `addGrouped(operationCreator:dispatcher:)`: the element operation sees only
 /// `{elementKey: element}`; its output at `elementOutputKey` is collected, in order, into `outputKey`.
-public struct GroupSpec: Hashable, Sendable {
+public struct GroupSpec: Hashable, Sendable, Codable {
     /// The flow key holding the array.
     public var inputKey: String
     /// Where `inputKey` is named.
@@ -128,7 +128,7 @@ public struct GroupSpec: Hashable, Sendable {
 
 /// Something a loader could not know about a step. Unknown never produces a finding: a step that may
 /// write keys nobody can name is treated as possibly writing every key.
-public enum Unresolved: Hashable, Sendable {
+public enum Unresolved: Hashable, Sendable, Codable {
     /// The code implementing the step (an operation class) is not among the sources read.
     case implementationNotFound(String)
     /// A write whose key is not a constant: the step may write any key.
@@ -155,7 +155,7 @@ public enum Unresolved: Hashable, Sendable {
 
 /// A call a step's code makes, recorded by loaders for rules about what a step touches (a background
 /// task that updates the UI). Rules never parse: this is the fact they read.
-public struct CallSite: Hashable, Sendable {
+public struct CallSite: Hashable, Sendable, Codable {
     /// What the method is called on, as written (`view`, `self.navigationController`, `UIAlertView`);
     /// nil for a call without a receiver.
     public var receiver: String?
@@ -173,7 +173,7 @@ public struct CallSite: Hashable, Sendable {
 }
 
 /// A node of a flow.
-public struct Step: Hashable, Sendable {
+public struct Step: Hashable, Sendable, Codable {
     /// Stable within its flow: a declared id, a variable name, a state name. Baselines key on it.
     public var id: String
     /// What a person reads on the diagram.
@@ -243,7 +243,7 @@ public struct Step: Hashable, Sendable {
 }
 
 /// How a transition is chosen.
-public enum Condition: Hashable, Sendable {
+public enum Condition: Hashable, Sendable, Codable {
     /// Taken when the key's value equals `value` (Flow-iOS `FlowCase(key:value:)`).
     case equals(key: String, value: String)
     /// Taken when no sibling condition holds.
@@ -272,7 +272,7 @@ public enum TransitionKind: String, Sendable, Codable {
 }
 
 /// An edge from one step to another.
-public struct Transition: Hashable, Sendable {
+public struct Transition: Hashable, Sendable, Codable {
     /// The source step id.
     public var from: String
     /// The target step id; may name no step (the `unknown-step` rule reports it).
@@ -310,7 +310,7 @@ public struct Transition: Hashable, Sendable {
 
 /// Something about a flow that its loader recognised but could not read from the source alone (a
 /// Syrup progression driven by flags): said, never guessed.
-public struct Limitation: Hashable, Sendable {
+public struct Limitation: Hashable, Sendable, Codable {
     /// What could not be read, and why, in a sentence.
     public var message: String
     /// Where.
@@ -324,7 +324,7 @@ public struct Limitation: Hashable, Sendable {
 }
 
 /// One flow: steps, transitions, and the data it starts with.
-public struct Flow: Hashable, Sendable {
+public struct Flow: Hashable, Sendable, Codable {
     /// Unique within a graph; stable across runs (baselines and file names derive from it).
     public var id: String
     /// What a person reads.
@@ -394,7 +394,7 @@ public struct Flow: Hashable, Sendable {
 }
 
 /// Everything loaded in one run: the flows, the files read, and what the loaders could not read.
-public struct FlowGraph: Sendable {
+public struct FlowGraph: Sendable, Codable {
     /// All flows, in a deterministic order (files sorted, flows in file order).
     public var flows: [Flow]
     /// The files read, as reported (relative paths where possible), sorted.

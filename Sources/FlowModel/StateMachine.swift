@@ -2,7 +2,7 @@
 /// from the diagram, `<Machine>StateMachine`, and writes one `on<State>(state:context:)` handler per
 /// state. Read from Swift sources; linked to the machine of the same name when both are loaded in
 /// one run, so rules can compare the implementation with the diagram.
-public struct MachineImplementation: Hashable, Sendable {
+public struct MachineImplementation: Hashable, Sendable, Codable {
     /// The machine's name: the protocol's name without `StateMachine` (`LoginFlow`).
     public var machine: String
     /// The type that adopts the protocol (`LoginFlowController`).
@@ -25,7 +25,7 @@ public struct MachineImplementation: Hashable, Sendable {
 }
 
 /// One `func on<State>(state:context:)` of a FlowKit flow controller.
-public struct StateHandler: Hashable, Sendable {
+public struct StateHandler: Hashable, Sendable, Codable {
     /// The state it handles: the function name without `on` (`Prompt` for `onPrompt`).
     public var state: String
     /// The declared type of its `context` parameter (`()` is spelled `Void`).
@@ -54,7 +54,7 @@ public struct StateHandler: Hashable, Sendable {
 }
 
 /// A state a handler moves to: `.authenticate(creds)` in `return .authenticate(creds)`.
-public struct ReturnedState: Hashable, Sendable {
+public struct ReturnedState: Hashable, Sendable, Codable {
     /// The case name as written (`authenticate`, `end`).
     public var caseName: String
     /// Where it is written.
@@ -70,9 +70,9 @@ public struct ReturnedState: Hashable, Sendable {
 /// A model type declared in a PlantUML class diagram next to the machines (`class User { +name: String }`,
 /// `enum R { login: Credentials }`): what a state's context type is made of. FlowKit generates a
 /// struct or enum from it.
-public struct ModelType: Hashable, Sendable {
+public struct ModelType: Hashable, Sendable, Codable {
     /// `class` or `enum`.
-    public enum Kind: String, Hashable, Sendable { case `class`, `enum` }
+    public enum Kind: String, Hashable, Sendable, Codable { case `class`, `enum` }
     /// The type's name.
     public var name: String
     /// What it is.

@@ -5,9 +5,9 @@
 ///     # flowlens:enable unused-data-key
 ///
 /// Loaders record them (they read the files); the suppression filter applies them to findings.
-public struct Suppression: Hashable, Sendable {
+public struct Suppression: Hashable, Sendable, Codable {
     /// What the comment does.
-    public enum Kind: String, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, Codable {
         /// Suppresses the rules on the line after the comment.
         case disableNextLine = "disable-next-line"
         /// Suppresses the rules from the comment's line until a matching `enable` (or the file's end).

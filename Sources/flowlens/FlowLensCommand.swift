@@ -58,6 +58,9 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp("Set a variable PlantUML's %getenv(\"NAME\") reads, over the environment and the configuration's plantuml defines (repeatable).", valueName: "NAME=value"))
     var defines: [String] = []
 
+    @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see the README's Caching).", valueName: "file"))
+    var cachePath: String?
+
     /// `--define NAME=value` as a dictionary.
     var defineValues: [String: String] {
         get throws {
@@ -74,7 +77,9 @@ struct InputOptions: ParsableArguments {
 
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
-        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues)
+        let cache = cachePath.map(LoadCache.forCommandLine(path:))
+        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues, cache: cache)
+        cache?.finishCommandLineRun()
         if let writeBaseline {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
@@ -126,6 +131,7 @@ struct Check: ParsableCommand {
               flowlens check samples
               flowlens check --format json Flows/checkout.flow.yaml > report.json
               flowlens check --format github Sources            # annotations in GitHub Actions
+              flowlens check Sources --cache-path .build/flowlens-cache.json   # unchanged files not parsed again
             """)
 
     @OptionGroup var input: InputOptions
@@ -138,6 +144,9 @@ struct Check: ParsableCommand {
             help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
     var colorOption: ColorMode?
 
+    @Option(help: ArgumentHelp("When the check passes (exit status 0), write this empty file: the output a build system needs to rerun the check only when its inputs change (the SwiftPM build-tool plugin).", valueName: "file"))
+    var touch: String?
+
     /// The format: the option, else the configuration's `output.format`, else text.
     var format: ReportFormat { formatOption ?? input.configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text }
     /// The colour mode: the option, else the configuration's `output.color`, else auto.
@@ -148,7 +157,15 @@ struct Check: ParsableCommand {
         let format = self.format
         FileHandle.standardOutput.write(Data(reporter(for: report).report(report).utf8))
         if format == .text { FileHandle.standardError.write(Data(TextReporter().summary(report).utf8)) }
-        throw ExitCode(input.status(of: report))
+        let status = input.status(of: report)
+        if let touch, status == Status.clean {
+            do {
+                try Data().write(to: URL(fileURLWithPath: touch), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write '\(touch)': \(error.localizedDescription)")
+            }
+        }
+        throw ExitCode(status)
     }
 }
 

@@ -332,7 +332,10 @@ struct SchemaTests {
         let enumerator = FileManager.default.enumerator(atPath: packageRoot + "/samples")
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
-            if SourceKind.of(path: path) == .declarative { files.append("samples/" + path) }
+            // Not in hidden folders (an example package's .build holds copies of its flows).
+            if SourceKind.of(path: path) == .declarative, !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                files.append("samples/" + path)
+            }
         }
         return files.sorted()
     }

@@ -39,6 +39,12 @@ public struct PlantUMLLoader: FlowLoader {
     }
 
     public func load(_ file: InputFile, contents: String) -> FlowGraph {
+        loadRecordingEnvironment(file, contents: contents).graph
+    }
+
+    /// Loads one file, and names the variables `%getenv` read: the result depends on the file's
+    /// text and on those variables' values only (what the cache keys a PlantUML file by).
+    func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
         var preprocessor = PlantUMLPreprocessor(file: file.displayPath, environment: environment(file))
         let blocks = preprocessor.blocks(contents)
         var graph = FlowGraph()
@@ -61,7 +67,7 @@ public struct PlantUMLLoader: FlowLoader {
             }
         }
         graph.loadFindings = findings
-        return graph
+        return (graph, preprocessor.environmentNamesRead)
     }
 }
 

@@ -59,6 +59,8 @@ struct PlantUMLPreprocessor {
     /// Variables by name: `$name` for `!$name = …`, the bare name for `!define`.
     var variables: [String: String] = [:]
     var findings: [Finding] = []
+    /// The names `%getenv` looked up, set or not: all of the environment the result depends on.
+    var environmentNamesRead = Set<String>()
     /// Procedures and functions defined by unsupported directives, whose calls are skipped.
     private var unsupportedCalls = Set<String>()
 
@@ -372,6 +374,7 @@ struct PlantUMLPreprocessor {
         guard let tokens = tokens(text, at: location) else { return "" }
         var parser = ExpressionParser(tokens: tokens, environment: environment, variables: variables)
         let value = parser.parseOr()
+        environmentNamesRead.formUnion(parser.environmentNamesRead)
         if let problem = parser.problem ?? (parser.position < tokens.count ? "unexpected text after the expression" : nil) {
             report("cannot evaluate PlantUML expression '\(text)': \(problem)", at: location)
         }
@@ -386,6 +389,7 @@ struct PlantUMLPreprocessor {
         let variables: [String: String]
         var position = 0
         var problem: String?
+        var environmentNamesRead = Set<String>()
 
         init(tokens: [Token], environment: [String: String], variables: [String: String]) {
             self.tokens = tokens
@@ -464,7 +468,9 @@ struct PlantUMLPreprocessor {
                 }
                 let first = arguments.first ?? ""
                 switch name {
-                case "getenv": return environment[first] ?? ""
+                case "getenv":
+                    environmentNamesRead.insert(first)
+                    return environment[first] ?? ""
                 case "not": return truth(first) ? "0" : "1"
                 case "strlen": return String(first.count)
                 case "upper": return first.uppercased()

@@ -1,0 +1,35 @@
+import FlowLens
+import Foundation
+
+/// `--cache-path`: the cache a run loads through, and what it says about it on standard error.
+extension LoadCache {
+    /// The cache at `path`, for this executable: its version, size and modification date name the
+    /// build, so a cache written by another build of FlowLens (whose loaders may differ) is not used.
+    static func forCommandLine(path: String) -> LoadCache {
+        var identity = FlowLensTool.version
+        if let executable = Bundle.main.executablePath,
+           let attributes = try? FileManager.default.attributesOfItem(atPath: executable) {
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            identity += " \(size) \(date)"
+        }
+        let cache = LoadCache(path: path, toolIdentity: identity)
+        if let reason = cache.ignoredReason {
+            FileHandle.standardError.write(Data("flowlens: warning: ignoring the cache '\(path)' (\(reason)); it is rewritten\n".utf8))
+        }
+        return cache
+    }
+
+    /// Saves the cache and prints `cache: reused N of M files`. A cache that cannot be written is a
+    /// warning, not a failure: the findings are the same without it.
+    func finishCommandLineRun() {
+        do {
+            try save()
+        } catch {
+            FileHandle.standardError.write(Data("flowlens: warning: cannot write the cache '\(path ?? "")': \(error.localizedDescription)\n".utf8))
+        }
+        let (reused, parsed) = statistics
+        let total = reused + parsed
+        FileHandle.standardError.write(Data("cache: reused \(reused) of \(total) file\(total == 1 ? "" : "s")\n".utf8))
+    }
+}
