@@ -358,7 +358,7 @@ public struct ReviewPage: Sendable {
     // MARK: - Style and script (allowed by hash in the Content-Security-Policy)
 
     static let contentSecurityPolicy =
-        "default-src 'none'; img-src data:; style-src 'sha256-\(SHA256.base64Digest(style))'; script-src 'sha256-\(SHA256.base64Digest(script))'; base-uri 'none'; form-action 'none'"
+        "default-src 'none'; img-src data:; style-src 'sha256-\(Data(SHA256.digest(style)).base64EncodedString())'; script-src 'sha256-\(Data(SHA256.digest(script)).base64EncodedString())'; base-uri 'none'; form-action 'none'"
 
     static let style = """
 

@@ -1,6 +1,7 @@
-/// SHA-256 (FIPS 180-4) of a byte sequence, in pure Swift: the cache keys files by their content,
-/// and Foundation on Linux has no digest API. Not used for anything secret.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4) of a byte sequence, in pure Swift: the cache keys files by their content, and
+/// the review page's Content-Security-Policy names its script and style by hash; Foundation on Linux
+/// has no digest API. Not used for anything secret.
+public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -13,13 +14,32 @@ enum SHA256 {
     ]
 
     /// The digest of `text`'s UTF-8 bytes, as 64 lowercase hex digits.
-    static func hex(_ text: String) -> String {
+    public static func hex(_ text: String) -> String {
         var text = text
         return text.withUTF8 { hex(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The digest of `text`'s UTF-8 bytes, as 32 bytes.
+    public static func digest(_ text: String) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { words(UnsafeRawBufferPointer($0)) }.flatMap { word in
+            stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
+        }
+    }
+
     /// The digest of `bytes`, as 64 lowercase hex digits.
     static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for word in words(bytes) {
+            for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int((word >> UInt32(shift)) & 0xf)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The digest of `bytes`, as its eight 32-bit words.
+    private static func words(_ bytes: UnsafeRawBufferPointer) -> [UInt32] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         let length = bytes.count
         // The message, then 0x80, zeros, and the bit length (big-endian) to a multiple of 64 bytes.
@@ -59,13 +79,7 @@ enum SHA256 {
             let base = block * 64
             compress { tail[base + $0] }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for word in h {
-            for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int((word >> UInt32(shift)) & 0xf)]) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return h
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
