@@ -32,6 +32,8 @@ public struct DOTBuilder: Sendable {
     }
 
     let style = Style()
+    /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
+    var marks: DiagramMarks?
 
     /// Creates a builder.
     public init() {}
@@ -48,7 +50,7 @@ public struct DOTBuilder: Sendable {
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
 
-        let title = self.title(of: flow, findings: findings)
+        let title = self.title(of: flow, findings: findings) + (marks?.titleRow ?? "")
 
         lines.append("digraph flow {")
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, label=<\(title)>];")
@@ -76,11 +78,12 @@ public struct DOTBuilder: Sendable {
             // A finding belongs to the first step with its id, except a duplicate-step finding, which
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))];")
+            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [])
+            lines.append("  s\(i) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)];")
         }
 
         var missing: [String: Int] = [:]
-        for transition in flow.transitions {
+        for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
             var target: String
             if let to = firstIndex[transition.to] {
@@ -96,7 +99,8 @@ public struct DOTBuilder: Sendable {
                 target = "m\(missing[transition.to]!)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            lines.append("  s\(from) -> \(target) [\(edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown))];")
+            let attributes = edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown)
+            lines.append("  s\(from) -> \(target) [\(marks?.transition(t, attributes, kindsShown: &kindsShown) ?? attributes)];")
         }
 
         if !kindsShown.isEmpty {
@@ -130,7 +134,8 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Nodes
 
-    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>) -> String {
+    /// `extraRows` (HTML) are shown under the step's own rows, above its findings.
+    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         var attributes = ["id=\"\(id)\""]
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         var rows: [String] = []
@@ -152,7 +157,7 @@ public struct DOTBuilder: Sendable {
             attributes += ["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""]
             rows.append(name)
             kindsShown.insert("branch")
-        case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty:
+        case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty && extraRows.isEmpty:
             attributes += ["shape=circle", "width=0.22", "fixedsize=true", "style=filled", "fillcolor=\"\(style.stepLine)\"", "label=\"\""]
             kindsShown.insert("join")
             return attributes.joined(separator: ", ")
@@ -194,6 +199,7 @@ public struct DOTBuilder: Sendable {
         if let implementation = step.implementation, implementation != step.name {
             rows.append(small("<I>\(Self.html(implementation))</I>"))
         }
+        rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
@@ -260,10 +266,11 @@ public struct DOTBuilder: Sendable {
             ("group", "❒ once for each element"), ("subflow", "▣ runs another flow"), ("end", "◎ end"),
             ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
             ("unreachable", "▢ grey, dashed: never reached"), ("error", "✖ red: error"), ("warning", "▲ orange: warning"),
+            ("diff-added", "green: added"), ("diff-removed", "red, dashed: removed"), ("diff-changed", "blue: changed (listed in the step)"),
         ]
         var cells = ""
         for (key, text) in entries where shown.contains(key) {
-            let colour = key == "error" ? style.error : key == "warning" ? style.warning : style.muted
+            let colour = key == "error" ? style.error : key == "warning" ? style.warning : DiagramMarks.legendColours[key] ?? style.muted
             cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
         }
         return "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"4\"><TR>\(cells)</TR></TABLE>"
