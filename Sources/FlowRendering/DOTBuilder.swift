@@ -32,11 +32,31 @@ public struct DOTBuilder: Sendable {
     }
 
     let style = Style()
+
+    /// How the diagram of an operation flow is laid out.
+    public enum Layout: Sendable {
+        /// `standard` up to `largeFlowSteps` steps, `large` above.
+        case automatic
+        /// Edge labels on their edges: the best placement, but Graphviz's layout time grows steeply
+        /// with long edges (a shared failure exit reached from far up a long flow).
+        case standard
+        /// The same nodes, edges, labels and finding marks, laid out fast: edge labels as `xlabel`
+        /// (placed after layout, so they do not double the ranks) and `concentrate=true` (edges
+        /// that run side by side to one target share a line). See the README's "Large flows".
+        case large
+    }
+
+    /// Above this many steps, `.automatic` lays a flow out as `.large`.
+    public static let largeFlowSteps = 100
+
+    /// How operation flows are laid out (FlowKit machines always use their own style).
+    public var layout: Layout = .automatic
+
     /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
     var marks: DiagramMarks?
 
     /// Creates a builder.
-    public init() {}
+    public init(layout: Layout = .automatic) { self.layout = layout }
 
     /// The DOT text for `flow`, marking `findings` (those of flows not drawn are ignored).
     ///
@@ -51,9 +71,10 @@ public struct DOTBuilder: Sendable {
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
 
         let title = self.title(of: flow, findings: findings) + (marks?.titleRow ?? "")
+        let large = layout == .large || (layout == .automatic && flow.steps.count > Self.largeFlowSteps)
 
         lines.append("digraph flow {")
-        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, label=<\(title)>];")
+        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, \(large ? "concentrate=true, " : "")label=<\(title)>];")
         lines.append("  node [fontname=\"\(style.font)\", fontsize=11, fontcolor=\"\(style.ink)\", shape=box, style=\"rounded,filled\", fillcolor=\"\(style.stepFill)\", color=\"\(style.stepLine)\", penwidth=1.2, margin=\"0.14,0.06\"];")
         lines.append("  edge [fontname=\"\(style.font)\", fontsize=9, fontcolor=\"\(style.muted)\", color=\"\(style.stepLine)\", arrowsize=0.7];")
 
@@ -99,7 +120,7 @@ public struct DOTBuilder: Sendable {
                 target = "m\(missing[transition.to]!)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            let attributes = edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown)
+            let attributes = edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, labelAttribute: large ? "xlabel" : "label")
             lines.append("  s\(from) -> \(target) [\(marks?.transition(t, attributes, kindsShown: &kindsShown) ?? attributes)];")
         }
 
@@ -232,7 +253,9 @@ public struct DOTBuilder: Sendable {
 
     /// `stateMachine`: the label is shown as written (a FlowKit label that is a type is already the
     /// carried type's name), the carried type only when there is no label.
-    func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false) -> String {
+    /// `labelAttribute`: `xlabel` in the large layout.
+    func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false,
+                        labelAttribute: String = "label") -> String {
         var attributes: [String] = []
         var label = transition.displayLabel.map(Self.html)
         if transition.kind == .error {
@@ -251,7 +274,7 @@ public struct DOTBuilder: Sendable {
             let rules = Set(findings.map(\.rule)).sorted().map(Self.html).joined(separator: ", ")
             label = (label.map { $0 + "<BR/>" } ?? "") + "✖ \(rules)"
         }
-        if let label { attributes.append("label=<\(label)>") }
+        if let label { attributes.append("\(labelAttribute)=<\(label)>") }
         return attributes.joined(separator: ", ")
     }
 
