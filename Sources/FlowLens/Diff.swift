@@ -130,7 +130,7 @@ struct GitCheckout {
                 folder = (folder as NSString).deletingLastPathComponent
             }
             let archive = root + "/.flowlens-archive.tar"
-            if case let .failure(message) = Self.git(["archive", "--format=tar", "-o", archive, "--end-of-options", revision, "--"] + specs, in: top) {
+            if case let .failure(message) = Self.git(["archive", "--format=tar", "-o", archive, "--end-of-options", revision] + specs, in: top) {
                 throw DiffError(description: "git archive failed for '\(revision):\(path)': \(message)")
             }
             if case let .failure(message) = Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", root], in: root) {
