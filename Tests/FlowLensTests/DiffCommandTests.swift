@@ -225,6 +225,17 @@ struct DiffCommandTests {
         #expect(notRepository.stderr.contains("is not in a git repository"))
     }
 
+    @Test("output/diff is what scripts/setup.sh's diff of examples/diff writes (run scripts/setup.sh when this fails)")
+    func outputIsFresh() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try flowlens(["diff", "examples/diff/before", "examples/diff/after", "--output", directory])
+        #expect(run.status == 1)
+        #expect(try String(contentsOfFile: packageRoot + "/output/diff/summary.txt", encoding: .utf8) == run.stdout)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["Checkout.svg"])
+        #expect(FileManager.default.contents(atPath: directory + "/Checkout.svg") == FileManager.default.contents(atPath: packageRoot + "/output/diff/Checkout.svg"))
+    }
+
     @Test("usage: a missing path or argument exits 2; --help documents the syntax, exit status and examples")
     func usage() throws {
         let missing = try flowlens(["diff", "samples/declarative/checkout.flow.yaml", "no/such.flow.yaml"])
