@@ -60,13 +60,7 @@ extension FlowLens {
             let report = flow.new == nil ? diff.old : diff.new
             let dot = DOTBuilder().dot(for: flow, findings: report.findings, flows: report.graph.flows,
                                        newFindings: diff.newFindings(inFlow: flow.id).count, fixedFindings: diff.fixedFindings(inFlow: flow.id).count)
-            let data: Data
-            switch format {
-            case .dot: data = Data(dot.utf8)
-            case .svg: data = try Graphviz.render(dot: dot, format: .svg)
-            case .png: data = try Graphviz.render(dot: dot, format: .png)
-            case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
-            }
+            let data = try Exporter.render(dot, format: format)
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             written.append(path)

@@ -72,14 +72,7 @@ public struct Exporter: Sendable {
         var written: [String] = []
         let names = Self.fileNames(for: report.graph.flows)
         for (flow, name) in zip(report.graph.flows, names) {
-            let dot = FlowLens.dot(for: flow, in: report)
-            let data: Data
-            switch format {
-            case .dot: data = Data(dot.utf8)
-            case .svg: data = try Graphviz.render(dot: dot, format: .svg)
-            case .png: data = try Graphviz.render(dot: dot, format: .png)
-            case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
-            }
+            let data = try Self.render(FlowLens.dot(for: flow, in: report), format: format)
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             written.append(path)
@@ -88,6 +81,16 @@ public struct Exporter: Sendable {
         try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
         written.append(reportPath)
         return written
+    }
+
+    /// `dot` in `format`: the DOT text itself, or rendered by Graphviz.
+    static func render(_ dot: String, format: ExportFormat) throws -> Data {
+        switch format {
+        case .dot: return Data(dot.utf8)
+        case .svg: return try Graphviz.render(dot: dot, format: .svg)
+        case .png: return try Graphviz.render(dot: dot, format: .png)
+        case .pdf: return try Graphviz.render(dot: dot, format: .pdf)
+        }
     }
 
     /// A safe, unique file name (without extension) for each flow, in order.

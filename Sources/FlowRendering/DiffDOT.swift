@@ -60,15 +60,7 @@ struct DiagramMarks: Sendable {
         case .added: parts.append("a new flow")
         case .removed: parts.append("removed")
         default:
-            func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            let added = diff.steps(.added).count, removed = diff.steps(.removed).count, changed = diff.steps(.changed).count
-            if added > 0 { parts.append("+\(count(added, "step"))") }
-            if removed > 0 { parts.append("−\(count(removed, "step"))") }
-            if changed > 0 { parts.append("\(count(changed, "step")) changed") }
-            let edgesAdded = diff.edges(.added).count, edgesRemoved = diff.edges(.removed).count
-            if edgesAdded > 0 { parts.append("+\(count(edgesAdded, "transition"))") }
-            if edgesRemoved > 0 { parts.append("−\(count(edgesRemoved, "transition"))") }
-            parts += diff.other + diff.initialData.map(\.text)
+            parts += diff.stepAndTransitionCounts + diff.other + diff.initialData.map(\.text)
         }
         if newFindings > 0 { parts.append("\(newFindings) new finding\(newFindings == 1 ? "" : "s")") }
         if fixedFindings > 0 { parts.append("\(fixedFindings) fixed") }

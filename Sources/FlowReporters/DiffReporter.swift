@@ -31,14 +31,7 @@ public struct DiffReporter: Sendable {
 
     /// `+1 step, −1 step, 1 step changed, +2 transitions, −1 transition, 3 reads/writes changed`.
     public static func counts(_ flow: FlowDiff) -> String {
-        var parts: [String] = []
-        let added = flow.steps(.added).count, removed = flow.steps(.removed).count, changed = flow.steps(.changed).count
-        if added > 0 { parts.append("+\(count(added, "step"))") }
-        if removed > 0 { parts.append("−\(count(removed, "step"))") }
-        if changed > 0 { parts.append("\(count(changed, "step")) changed") }
-        let edgesAdded = flow.edges(.added).count, edgesRemoved = flow.edges(.removed).count
-        if edgesAdded > 0 { parts.append("+\(count(edgesAdded, "transition"))") }
-        if edgesRemoved > 0 { parts.append("−\(count(edgesRemoved, "transition"))") }
+        var parts = flow.stepAndTransitionCounts
         let data = flow.dataChanges.count + flow.initialData.count
         if data > 0 { parts.append("\(data) read\(data == 1 ? "" : "s")/write\(data == 1 ? "" : "s") changed") }
         return parts.isEmpty ? "no change to its steps" : parts.joined(separator: ", ")
