@@ -29,8 +29,8 @@ func runDotProgram(_ file: String) -> Bool {
     return process.terminationStatus == 0
 }
 
-func largeDiagramBenchmark(steps: Int, runs: Int, dumpDOT: String?) throws {
-    let flow = LargeFlow.make(steps: steps)
+func largeDiagramBenchmark(steps: Int, errorEvery: Int, runs: Int, dumpDOT: String?) throws {
+    let flow = LargeFlow.make(steps: steps, errorEvery: errorEvery)
     let graph = FlowGraph(flows: [flow], files: ["large.flow.yaml"])
     var report = FlowLens.analyze(graph)
     let analysis = medianTime(runs: runs) { report = FlowLens.analyze(graph) }

@@ -15,6 +15,7 @@ var runs = 5
 var only: String?
 var dumpDOT: String?
 var largeSteps = 1000
+var errorEvery = 16
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -23,14 +24,15 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--dump-dot": dumpDOT = arguments.popFirst()
     case "--steps": largeSteps = Int(arguments.popFirst() ?? "") ?? largeSteps
+    case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram] [--dump-dot DIR] [--steps N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram] [--dump-dot DIR] [--steps N] [--error-every N]\n".utf8))
         exit(2)
     }
 }
 
 if only == "diagram" {
-    try largeDiagramBenchmark(steps: largeSteps, runs: runs, dumpDOT: dumpDOT)
+    try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT)
     exit(0)
 }
 
@@ -183,4 +185,4 @@ print("parse only, all cores       \(rate(parseParallel))")
 print("flowlens check, all cores   \(rate(check))  — load, resolve, analyse \(report?.graph.flows.count ?? 0) flows, \(report?.findings.count ?? 0) findings")
 print(String(format: "ratio check / parse-only (all cores): %.2f", parseParallel / check))
 if sink == 42 { print("") }  // keeps the parse results alive
-if only != "check" { try largeDiagramBenchmark(steps: largeSteps, runs: runs, dumpDOT: dumpDOT) }
+if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }

@@ -174,14 +174,14 @@ public struct DiffReporter: Sendable {
                 out += "| \(MD.cell(base.name)) | \(Self.flowWord(flow.status)) | \(changes) | \(diff.newFindings(inFlow: flow.id).count) | \(diff.fixedFindings(inFlow: flow.id).count) |\n"
             }
             for flow in diff.flows where flow.status == .changed || flow.status == .unchanged {
-                var items = flow.other.map { "~ " + $0 } + flow.initialData.map { "~ " + $0.text }
+                // Words, not +/- marks: a list item starting with "+ " would be a nested list.
+                var items = flow.other.map { "changed: " + $0 } + flow.initialData.map { "changed data: " + $0.text }
                 for step in flow.steps where step.status != .unchanged {
-                    let mark = step.status == .added ? "+" : step.status == .removed ? "−" : "~"
                     let changes = step.changes.isEmpty ? "" : ": " + step.changes.joined(separator: "; ")
-                    items.append("\(mark) step \(step.name)\(changes)")
+                    items.append("\(step.status.rawValue): step \(step.name)\(changes)")
                 }
                 for edge in flow.edges where edge.status != .unchanged {
-                    items.append("\(edge.status == .added ? "+" : "−") transition \(Self.edgeText(edge.transition))")
+                    items.append("\(edge.status.rawValue): transition \(Self.edgeText(edge.transition))")
                 }
                 guard !items.isEmpty else { continue }
                 out += "\n<details><summary>\(MD.cell((flow.new ?? flow.old)!.name))</summary>\n\n"

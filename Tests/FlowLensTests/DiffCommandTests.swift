@@ -96,6 +96,8 @@ struct DiffCommandTests {
         let markdown = try flowlens(["diff", "old/checkout.flow.yaml", "new/checkout.flow.yaml", "--format", "markdown"], in: root)
         #expect(markdown.stdout.hasPrefix("<!-- flowlens-diff -->\n### ❌ FlowLens diff: "))
         #expect(markdown.stdout.contains("| Checkout | changed |"))
+        #expect(markdown.stdout.contains("\n- added: step Apply voucher\n"))  // never "- + …", which Markdown reads as a nested list
+        #expect(markdown.stdout.contains("\n- removed: transition choosePayment → reservePayAtPickup \\[Pay at pickup\\]\n"))
         #expect(markdown.stdout.contains("| error | `missing-data-key` | `new/checkout.flow.yaml:"))
     }
 
