@@ -19,8 +19,13 @@ let flowlensBinary: String = {
 
 /// Runs `flowlens` with `arguments` in `directory` (default: the package root).
 func flowlens(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    try run(flowlensBinary, arguments, in: directory)
+}
+
+/// Runs `executable` with `arguments` in `directory`, capturing its output and status.
+func run(_ executable: String, _ arguments: [String], in directory: String) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: flowlensBinary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let out = Pipe(), err = Pipe()

@@ -27,21 +27,10 @@ private func diffSample(_ sample: String, edits: [String: [(String, String)]], e
 }
 
 /// Runs git in `directory`, failing the test when git fails.
-@discardableResult
-private func git(_ arguments: [String], in directory: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git", "-c", "user.name=FlowLens Tests", "-c", "user.email=tests@flowlens.invalid", "-c", "commit.gpgsign=false"] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    #expect(process.terminationStatus == 0, "git \(arguments): \(text)")
-    return text
+private func git(_ arguments: [String], in directory: String) throws {
+    let result = try run("/usr/bin/env", ["git", "-c", "user.name=FlowLens Tests", "-c", "user.email=tests@flowlens.invalid",
+                                          "-c", "commit.gpgsign=false"] + arguments, in: directory)
+    #expect(result.status == 0, "git \(arguments): \(result.stdout)\(result.stderr)")
 }
 
 /// The declarative checkout sample changed three ways: a step added, one removed, a read changed.
