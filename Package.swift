@@ -41,7 +41,7 @@ let package = Package(
         // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.
         .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
-        .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens"]),
+        .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens", "FlowLensTestSupport"]),
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `swift package flowlens check`, and `flowlens check` on a target's files during `swift build`

@@ -2,6 +2,9 @@
 # 1. Throughput of `flowlens check` on Swift sources against swift-syntax parsing alone, in one run.
 #    Release build: swift-syntax parses ~37x slower in debug. Extra arguments go to this benchmark
 #    (--lines N, default 100000; --runs N, default 5).
+#    The same run then times a generated 1000-step flow's diagram: the standard ("naive") DOT laid out
+#    and rendered to SVG in-process and by the `dot` program, against the large-flow layout
+#    (--steps N for another size; --only check or --only diagram for one of the two).
 # 2. Exporting samples/flowkit to SVG: `flowlens export --format svg` (reading, checking and
 #    drawing every machine, Graphviz in-process) against `plantuml -tsvg` on the same files, both
 #    as one command, median of 5 runs each, in the same run.

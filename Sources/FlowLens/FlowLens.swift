@@ -92,15 +92,7 @@ public struct Exporter: Sendable {
                 written += try MermaidExport.write(flow, in: report, to: directory, name: name, markdown: format == .md)
                 continue
             }
-            let dot = FlowLens.dot(for: flow, in: report)
-            let data: Data
-            switch format {
-            case .dot: data = Data(dot.utf8)
-            case .svg: data = try Graphviz.render(dot: dot, format: .svg)
-            case .png: data = try Graphviz.render(dot: dot, format: .png)
-            case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
-            case .html, .mermaid, .md: preconditionFailure("written above")
-            }
+            let data = try Self.render(FlowLens.dot(for: flow, in: report), format: format)
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             written.append(path)
@@ -113,6 +105,17 @@ public struct Exporter: Sendable {
         let path = (directory as NSString).appendingPathComponent("report.json")
         try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         return path
+    }
+
+    /// `dot` in `format`: the DOT text itself, or rendered by Graphviz.
+    static func render(_ dot: String, format: ExportFormat) throws -> Data {
+        switch format {
+        case .dot: return Data(dot.utf8)
+        case .svg: return try Graphviz.render(dot: dot, format: .svg)
+        case .png: return try Graphviz.render(dot: dot, format: .png)
+        case .pdf: return try Graphviz.render(dot: dot, format: .pdf)
+        case .html, .mermaid, .md: preconditionFailure("\(format) is not one diagram a flow")
+        }
     }
 
     /// A safe, unique file name (without extension) for each flow, in order.

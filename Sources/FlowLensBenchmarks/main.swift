@@ -12,15 +12,28 @@ import Foundation
 
 var targetLines = 100_000
 var runs = 5
+var only: String?
+var dumpDOT: String?
+var largeSteps = 1000
+var errorEvery = 16
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--lines": targetLines = Int(arguments.popFirst() ?? "") ?? targetLines
     case "--runs": runs = max(1, Int(arguments.popFirst() ?? "") ?? runs)
+    case "--only": only = arguments.popFirst()
+    case "--dump-dot": dumpDOT = arguments.popFirst()
+    case "--steps": largeSteps = Int(arguments.popFirst() ?? "") ?? largeSteps
+    case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram] [--dump-dot DIR] [--steps N] [--error-every N]\n".utf8))
         exit(2)
     }
+}
+
+if only == "diagram" {
+    try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT)
+    exit(0)
 }
 
 #if DEBUG
@@ -186,3 +199,4 @@ let warm = median {
 print("flowlens check, warm cache  \(rate(warm))  — reused \(reused.0) of \(reused.0 + reused.1) files")
 print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / check, check / warm))
 if sink == 42 { print("") }  // keeps the parse results alive
+if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }

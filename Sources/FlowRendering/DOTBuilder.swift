@@ -59,8 +59,30 @@ public struct DOTBuilder: Sendable {
     /// Marks drawn over the diagram (a data key's writers and readers, a path): none by default.
     public var highlight = DiagramHighlight()
 
+    /// How the diagram of an operation flow is laid out.
+    public enum Layout: Sendable {
+        /// `standard` up to `largeFlowSteps` steps, `large` above.
+        case automatic
+        /// Edge labels on their edges: the best placement, but Graphviz's layout time grows steeply
+        /// with long edges (a shared failure exit reached from far up a long flow).
+        case standard
+        /// The same nodes, edges, labels and finding marks, laid out fast: edge labels as `xlabel`
+        /// (placed after layout, so they do not double the ranks) and `concentrate=true` (edges
+        /// that run side by side to one target share a line). See the README's "Large flows".
+        case large
+    }
+
+    /// Above this many steps, `.automatic` lays a flow out as `.large`.
+    public static let largeFlowSteps = 100
+
+    /// How operation flows are laid out (FlowKit machines always use their own style).
+    public var layout: Layout = .automatic
+
+    /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
+    var marks: DiagramMarks?
+
     /// Creates a builder.
-    public init() {}
+    public init(layout: Layout = .automatic) { self.layout = layout }
 
     /// The DOT text for `flow`, marking `findings` (those of flows not drawn are ignored).
     ///
@@ -75,16 +97,17 @@ public struct DOTBuilder: Sendable {
     public func diagram(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> Diagram {
         if flow.kind == .flowKit { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
         let findings = findings.filter { $0.flow == flow.id }
-        var marks: [Finding: DiagramElement] = [:]
+        var findingMarks: [Finding: DiagramElement] = [:]
         var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
         var lines: [String] = []
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
 
-        let title = self.title(of: flow, findings: findings)
+        let title = self.title(of: flow, findings: findings) + (marks?.titleRow ?? "")
+        let large = layout == .large || (layout == .automatic && flow.steps.count > Self.largeFlowSteps)
 
         lines.append("digraph flow {")
-        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, label=<\(title)>];")
+        lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, \(large ? "concentrate=true, " : "")label=<\(title)>];")
         lines.append("  node [fontname=\"\(style.font)\", fontsize=11, fontcolor=\"\(style.ink)\", shape=box, style=\"rounded,filled\", fillcolor=\"\(style.stepFill)\", color=\"\(style.stepLine)\", penwidth=1.2, margin=\"0.14,0.06\"];")
         lines.append("  edge [fontname=\"\(style.font)\", fontsize=9, fontcolor=\"\(style.muted)\", color=\"\(style.stepLine)\", arrowsize=0.7];")
 
@@ -92,7 +115,7 @@ public struct DOTBuilder: Sendable {
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
-        for finding in flowFindings { marks[finding] = .node(id: "flow-data") }
+        for finding in flowFindings { findingMarks[finding] = .node(id: "flow-data") }
         if !flow.initialData.isEmpty || !flowFindings.isEmpty {
             lines.append("  data [id=\"flow-data\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : color(for: flowFindings))\", label=<\(dataLabel(flow, flowFindings))>];")
         }
@@ -110,9 +133,10 @@ public struct DOTBuilder: Sendable {
             // A finding belongs to the first step with its id, except a duplicate-step finding, which
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            for finding in stepFindings { marks[finding] = .node(id: "step-\(i)") }
+            for finding in stepFindings { findingMarks[finding] = .node(id: "step-\(i)") }
             stepElements[i] = .node(id: "step-\(i)")
-            lines.append("  s\(i) [\(nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown))\(highlight.nodeAttributes(i))];")
+            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [])
+            lines.append("  s\(i) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlight.nodeAttributes(i))];")
         }
 
         var missing: [String: Int] = [:]
@@ -132,9 +156,10 @@ public struct DOTBuilder: Sendable {
                 target = "m\(missing[transition.to]!)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: "s\(from)", head: target) }
+            for finding in edgeFindings where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: "s\(from)", head: target) }
             transitionElements[t] = .edge(tail: "s\(from)", head: target)
-            let attributes = [edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown), highlight.edgeAttributes(t)]
+            let plain = edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, labelAttribute: large ? "xlabel" : "label")
+            let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain, highlight.edgeAttributes(t)]
             lines.append("  s\(from) -> \(target) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
         }
 
@@ -142,7 +167,7 @@ public struct DOTBuilder: Sendable {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(kindsShown))>]; }")
         }
         lines.append("}")
-        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: marks, steps: stepElements, transitions: transitionElements)
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: findingMarks, steps: stepElements, transitions: transitionElements)
     }
 
     /// The findings drawn on the step at `index`: those naming its id (not an edge) belong to the first
@@ -169,7 +194,8 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Nodes
 
-    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>) -> String {
+    /// `extraRows` (HTML) are shown under the step's own rows, above its findings.
+    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         var attributes = ["id=\"\(id)\""]
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         var rows: [String] = []
@@ -191,7 +217,7 @@ public struct DOTBuilder: Sendable {
             attributes += ["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""]
             rows.append(name)
             kindsShown.insert("branch")
-        case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty:
+        case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty && extraRows.isEmpty:
             attributes += ["shape=circle", "width=0.22", "fixedsize=true", "style=filled", "fillcolor=\"\(style.stepLine)\"", "label=\"\""]
             kindsShown.insert("join")
             return attributes.joined(separator: ", ")
@@ -233,6 +259,7 @@ public struct DOTBuilder: Sendable {
         if let implementation = step.implementation, implementation != step.name {
             rows.append(small("<I>\(Self.html(implementation))</I>"))
         }
+        rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
@@ -265,7 +292,9 @@ public struct DOTBuilder: Sendable {
 
     /// `stateMachine`: the label is shown as written (a FlowKit label that is a type is already the
     /// carried type's name), the carried type only when there is no label.
-    func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false) -> String {
+    /// `labelAttribute`: `xlabel` in the large layout.
+    func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false,
+                        labelAttribute: String = "label") -> String {
         var attributes: [String] = []
         var label = transition.displayLabel.map(Self.html)
         if transition.kind == .error {
@@ -284,7 +313,7 @@ public struct DOTBuilder: Sendable {
             let rules = Set(findings.map(\.rule)).sorted().map(Self.html).joined(separator: ", ")
             label = (label.map { $0 + "<BR/>" } ?? "") + "✖ \(rules)"
         }
-        if let label { attributes.append("label=<\(label)>") }
+        if let label { attributes.append("\(labelAttribute)=<\(label)>") }
         return attributes.joined(separator: ", ")
     }
 
@@ -299,10 +328,11 @@ public struct DOTBuilder: Sendable {
             ("group", "❒ once for each element"), ("subflow", "▣ runs another flow"), ("end", "◎ end"),
             ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
             ("unreachable", "▢ grey, dashed: never reached"), ("error", "✖ red: error"), ("warning", "▲ orange: warning"),
+            ("diff-added", "green: added"), ("diff-removed", "red, dashed: removed"), ("diff-changed", "blue: changed (listed in the step)"),
         ]
         var cells = ""
         for (key, text) in entries where shown.contains(key) {
-            let colour = key == "error" ? style.error : key == "warning" ? style.warning : style.muted
+            let colour = key == "error" ? style.error : key == "warning" ? style.warning : DiagramMarks.legendColours[key] ?? style.muted
             cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
         }
         cells += highlight.legend()

@@ -32,7 +32,7 @@ extension DOTBuilder {
         var writer = MachineWriter(builder: self, flows: flows, findings: findings)
         _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id])
 
-        let title = self.title(of: flow, findings: writer.drawnFindings)
+        let title = self.title(of: flow, findings: writer.drawnFindings) + (marks?.titleRow ?? "")
 
         var lines = ["digraph flow {"]
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, compound=true, label=<\(title)>];")
@@ -44,7 +44,7 @@ extension DOTBuilder {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(writer.kindsShown))>]; }")
         }
         lines.append("}")
-        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: writer.marks, steps: writer.stepElements, transitions: writer.transitionElements)
+        return Diagram(dot: lines.joined(separator: "\n") + "\n", marks: writer.findingMarks, steps: writer.stepElements, transitions: writer.transitionElements)
     }
 
     // MARK: - Nodes
@@ -56,7 +56,7 @@ extension DOTBuilder {
     }
 
     /// Attributes of a step drawn as a node (every step but a composite drawn as a cluster).
-    func stateAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>) -> String {
+    func stateAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         let findingRows = findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty { kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning") }
@@ -91,11 +91,11 @@ extension DOTBuilder {
                            "fillcolor=\"\(fillColour)\"", "color=\"\(lineColour)\""]
             if !findings.isEmpty { attributes.append("penwidth=2.2") }
             attributes.append("label=\"\"")
-            rows += findingRows
+            rows += extraRows + findingRows
             if !rows.isEmpty { attributes.append("xlabel=<\(table(rows))>") }
             return attributes.joined(separator: ", ")
         case .branch, .join, .group:
-            return nodeAttributes(step, id: id, findings: findings, kindsShown: &kindsShown)
+            return nodeAttributes(step, id: id, findings: findings, kindsShown: &kindsShown, extraRows: extraRows)
         default:
             break
         }
@@ -120,7 +120,7 @@ extension DOTBuilder {
             kindsShown.insert("state")
         }
         rows += detailRows(step)
-        rows += findingRows
+        rows += extraRows + findingRows
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
             if !unreachable { attributes.append("fillcolor=\"\(fill(for: findings))\"") }
@@ -133,11 +133,11 @@ extension DOTBuilder {
     }
 
     /// The attribute statement of a composite's cluster: its name and context type as the label.
-    func clusterAttributes(_ step: Step, id: String, depth: Int, findings: [Finding], kindsShown: inout Set<String>) -> String {
+    func clusterAttributes(_ step: Step, id: String, depth: Int, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         var rows = ["<B>\(Self.html(step.name))</B>"]
         if let type = Self.shownType(step.contentType) { rows.append(typeRow(type, result: step.resultType)) }
-        rows += detailRows(step)
+        rows += detailRows(step) + extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         kindsShown.insert("composite")
         var fillColour = style.compositeFills[(depth - 1) % style.compositeFills.count]
@@ -207,7 +207,7 @@ struct MachineWriter {
     /// The findings drawn, machine by machine: what the title counts.
     var drawnFindings: [Finding] = []
     /// Where each drawn finding is marked.
-    var marks: [Finding: DiagramElement] = [:]
+    var findingMarks: [Finding: DiagramElement] = [:]
     /// The elements of the machine the diagram is about (not of those drawn inside its clusters).
     var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
     private var clusters = 0
@@ -236,6 +236,8 @@ struct MachineWriter {
         let style = builder.style
         let findings = self.findings.filter { $0.flow == flow.id }
         drawnFindings += findings
+        // Diff marks apply to the machine drawn, not to the sub-machines inside its composites.
+        let marks = scope.cluster == nil ? builder.marks : nil
         // This machine's edges go before those of its sub-machines, which are drawn (recursively) first.
         let edgeStart = edges.count
         var own: [String] = []
@@ -246,7 +248,7 @@ struct MachineWriter {
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         let hasData = !flow.initialData.isEmpty || !flowFindings.isEmpty
-        for finding in flowFindings { marks[finding] = .node(id: scope.dataID) }
+        for finding in flowFindings { findingMarks[finding] = .node(id: scope.dataID) }
         if hasData {
             nodes.append("\(indent)\(scope.dataNode) [id=\"\(scope.dataID)\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : builder.fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : builder.color(for: flowFindings))\", label=<\(builder.dataLabel(flow, flowFindings))>];")
             if !flowFindings.isEmpty { kindsShown.insert(flowFindings.contains { $0.severity == .error } ? "error" : "warning") }
@@ -262,20 +264,22 @@ struct MachineWriter {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
             if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
                 let n = clusters
-                for finding in stepFindings { marks[finding] = .node(id: "cluster-\(n)") }
+                for finding in stepFindings { findingMarks[finding] = .node(id: "cluster-\(n)") }
                 if scope.cluster == nil { stepElements[i] = .node(id: "cluster-\(n)") }
                 clusters += 1
                 let inner = MachineScope(cluster: n)
                 nodes.append("\(indent)subgraph cluster_\(n) {")
-                nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown))
+                nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? []))
+                if let overrides = marks?.cluster(i, kindsShown: &kindsShown) { nodes.append("\(indent)  graph [\(overrides)];") }
                 let (entry, exit) = draw(sub, scope: inner, indent: indent + "  ", depth: depth + 1, stack: stack + [sub.id])
                 nodes.append("\(indent)}")
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
-                for finding in stepFindings { marks[finding] = .node(id: scope.stepID(i)) }
+                for finding in stepFindings { findingMarks[finding] = .node(id: scope.stepID(i)) }
                 if scope.cluster == nil { stepElements[i] = .node(id: scope.stepID(i)) }
                 let highlighted = scope.cluster == nil ? builder.highlight.nodeAttributes(i) : ""
-                nodes.append("\(indent)\(scope.stepNode(i)) [\(builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown))\(highlighted)];")
+                let attributes = builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [])
+                nodes.append("\(indent)\(scope.stepNode(i)) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlighted)];")
             }
         }
         func head(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.entry, $0.cluster) } ?? (scope.stepNode(i), nil) }
@@ -316,20 +320,21 @@ struct MachineWriter {
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             if !edgeFindings.isEmpty { kindsShown.insert(edgeFindings.contains { $0.severity == .error } ? "error" : "warning") }
-            let attributes = [builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true),
+            let plain = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
+            let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain,
                               scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")
             if backwards.contains(t) {
                 // Written head to tail, the arrow drawn at the head: see `backEdges`.
                 let list = (["dir=back", attributes] + [headCluster.map { "ltail=\($0)" }, tailCluster.map { "lhead=\($0)" }].compactMap { $0 })
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(headNode) -> \(tailNode) [\(list)];")
-                for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: headNode, head: tailNode) }
+                for finding in edgeFindings where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: headNode, head: tailNode) }
                 if scope.cluster == nil { transitionElements[t] = .edge(tail: headNode, head: tailNode) }
             } else {
                 let list = ([attributes] + [tailCluster.map { "ltail=\($0)" }, headCluster.map { "lhead=\($0)" }].compactMap { $0 })
                     .filter { !$0.isEmpty }.joined(separator: ", ")
                 own.append("  \(tailNode) -> \(headNode)\(list.isEmpty ? "" : " [\(list)]");")
-                for finding in edgeFindings where marks[finding] == nil { marks[finding] = .edge(tail: tailNode, head: headNode) }
+                for finding in edgeFindings where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tailNode, head: headNode) }
                 if scope.cluster == nil { transitionElements[t] = .edge(tail: tailNode, head: headNode) }
             }
         }

@@ -30,7 +30,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Explain.self, Rules.self, DumpConfig.self, Init.self],
+        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Rules.self, DumpConfig.self, Init.self],
         defaultSubcommand: nil)
 }
 
@@ -63,16 +63,19 @@ struct InputOptions: ParsableArguments {
 
     /// `--define NAME=value` as a dictionary.
     var defineValues: [String: String] {
-        get throws {
-            var values: [String: String] = [:]
-            for define in defines {
-                guard let eq = define.firstIndex(of: "="), eq != define.startIndex else {
-                    throw ValidationError("--define takes NAME=value, e.g. --define PLATFORM_NAME=ios (got '\(define)').")
-                }
-                values[String(define[..<eq])] = String(define[define.index(after: eq)...])
+        get throws { try Self.values(of: defines) }
+    }
+
+    /// `NAME=value` arguments as a dictionary (`--define`).
+    static func values(of defines: [String]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for define in defines {
+            guard let eq = define.firstIndex(of: "="), eq != define.startIndex else {
+                throw ValidationError("--define takes NAME=value, e.g. --define PLATFORM_NAME=ios (got '\(define)').")
             }
-            return values
+            values[String(define[..<eq])] = String(define[define.index(after: eq)...])
         }
+        return values
     }
 
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
