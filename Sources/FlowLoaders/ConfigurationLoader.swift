@@ -102,15 +102,10 @@ struct ConfigurationReader {
             }
             // YAML 1.1 reads a bare `off`/`on` as a boolean.
             let text = value.tagName == .bool ? (value.bool == true ? "on" : "off") : (value.scalar?.string ?? "")
-            switch text {
-            case "off": settings.append((id, .off))
-            case "on": settings.append((id, .on))
-            default:
-                if let severity = Severity(rawValue: text) {
-                    settings.append((id, .severity(severity)))
-                } else {
-                    warn("'\(text)' is not a setting for '\(id)': use off, on, error, warning or note", at: value)
-                }
+            if let setting = Configuration.RuleSetting(text: text) {
+                settings.append((id, setting))
+            } else {
+                warn("'\(text)' is not a setting for '\(id)': use off, on, error, warning or note", at: value)
             }
         }
         return settings

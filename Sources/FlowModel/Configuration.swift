@@ -13,6 +13,17 @@ public struct Configuration: Hashable, Sendable {
         /// The rule runs at this severity.
         case severity(Severity)
 
+        /// The setting a file writes as `text` (`off`, `on`, `error`, `warning`, `note`), or nil.
+        public init?(text: String) {
+            switch text {
+            case "off": self = .off
+            case "on": self = .on
+            default:
+                guard let severity = Severity(rawValue: text) else { return nil }
+                self = .severity(severity)
+            }
+        }
+
         /// As written in the file.
         public var text: String {
             switch self {
@@ -143,5 +154,102 @@ public enum Glob {
         default:
             return name.first == p && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
         }
+    }
+}
+
+// MARK: - Codable
+
+/// The configuration as data, in the file's own shape (`version`, `rules`, `include`, `exclude`,
+/// `overrides`, `plantuml: defines`, `output`): what `flowlens dump-config --format json` prints, and
+/// what a program can write for `--config`. Files are read by `ConfigurationLoader`, which reports
+/// unknown keys and rule ids with their line and column instead of failing; decoding is strict (an
+/// unknown setting or version is an error). `file` and `baseDirectory` are where a file was found,
+/// not what it says: they are not encoded, and decoding sets them to nil and `.`.
+extension Configuration: Codable {
+    private enum Keys: String, CodingKey {
+        case version, rules, include, exclude, overrides, plantuml, output
+    }
+    private enum PlantUMLKeys: String, CodingKey { case defines }
+    private enum OutputKeys: String, CodingKey { case format, color, strict, maxWarnings }
+    private enum OverrideKeys: String, CodingKey { case paths, rules }
+
+    /// A key that is whatever the file says (a rule id, a variable name).
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: Keys.self)
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Self.version
+        guard version == Self.version else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container,
+                                                   debugDescription: "configuration version \(version) is not supported (this FlowLens reads version \(Self.version))")
+        }
+        if container.contains(.rules) { rules = try Self.decodeRules(container.nestedContainer(keyedBy: Name.self, forKey: .rules)) }
+        include = try container.decodeIfPresent([String].self, forKey: .include) ?? []
+        exclude = try container.decodeIfPresent([String].self, forKey: .exclude) ?? []
+        if container.contains(.overrides) {
+            var list = try container.nestedUnkeyedContainer(forKey: .overrides)
+            while !list.isAtEnd {
+                let entry = try list.nestedContainer(keyedBy: OverrideKeys.self)
+                let rules = entry.contains(.rules) ? try Self.decodeRules(entry.nestedContainer(keyedBy: Name.self, forKey: .rules)) : []
+                overrides.append(Override(paths: try entry.decode([String].self, forKey: .paths), rules: rules))
+            }
+        }
+        if container.contains(.plantuml) {
+            let plantUML = try container.nestedContainer(keyedBy: PlantUMLKeys.self, forKey: .plantuml)
+            if plantUML.contains(.defines) {
+                let defines = try plantUML.nestedContainer(keyedBy: Name.self, forKey: .defines)
+                plantUMLDefines = try defines.allKeys.sorted { $0.stringValue < $1.stringValue }
+                    .map { ($0.stringValue, try defines.decode(String.self, forKey: $0)) }
+            }
+        }
+        if container.contains(.output) {
+            let output = try container.nestedContainer(keyedBy: OutputKeys.self, forKey: .output)
+            format = try output.decodeIfPresent(String.self, forKey: .format)
+            color = try output.decodeIfPresent(String.self, forKey: .color)
+            strict = try output.decodeIfPresent(Bool.self, forKey: .strict)
+            maxWarnings = try output.decodeIfPresent(Int.self, forKey: .maxWarnings)
+        }
+    }
+
+    /// Rule settings, ordered by rule id (a keyed container does not keep the file's order).
+    private static func decodeRules(_ container: KeyedDecodingContainer<Name>) throws -> [(String, RuleSetting)] {
+        try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
+            let text = try container.decode(String.self, forKey: key)
+            guard let setting = RuleSetting(text: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                       debugDescription: "'\(text)' is not a setting: use off, on, error, warning or note")
+            }
+            return (key.stringValue, setting)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(Self.version, forKey: .version)
+        var ruleContainer = container.nestedContainer(keyedBy: Name.self, forKey: .rules)
+        for (id, setting) in rules { try ruleContainer.encode(setting.text, forKey: Name(stringValue: id)) }
+        try container.encode(include, forKey: .include)
+        try container.encode(exclude, forKey: .exclude)
+        var list = container.nestedUnkeyedContainer(forKey: .overrides)
+        for override in overrides {
+            var entry = list.nestedContainer(keyedBy: OverrideKeys.self)
+            try entry.encode(override.paths, forKey: .paths)
+            var rules = entry.nestedContainer(keyedBy: Name.self, forKey: .rules)
+            for (id, setting) in override.rules { try rules.encode(setting.text, forKey: Name(stringValue: id)) }
+        }
+        var plantUML = container.nestedContainer(keyedBy: PlantUMLKeys.self, forKey: .plantuml)
+        var defines = plantUML.nestedContainer(keyedBy: Name.self, forKey: .defines)
+        for (name, value) in plantUMLDefines { try defines.encode(value, forKey: Name(stringValue: name)) }
+        var output = container.nestedContainer(keyedBy: OutputKeys.self, forKey: .output)
+        try output.encodeIfPresent(format, forKey: .format)
+        try output.encodeIfPresent(color, forKey: .color)
+        try output.encodeIfPresent(strict, forKey: .strict)
+        try output.encodeIfPresent(maxWarnings, forKey: .maxWarnings)
     }
 }

@@ -267,6 +267,7 @@ struct DumpConfig: ParsableCommand {
             EXAMPLES
               flowlens dump-config
               flowlens dump-config Sources/Flows
+              flowlens dump-config --format json
             """)
 
     @Argument(help: ArgumentHelp("The file or folder whose configuration to print.", valueName: "path"))
@@ -275,9 +276,28 @@ struct DumpConfig: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration file to use instead of the nearest .flowlens.yml.", valueName: "file"))
     var config: String?
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case yaml, json
+    }
+
+    @Option(help: ArgumentHelp("yaml (default: the file's syntax, with comments) or json (the same settings as data).", valueName: "format"))
+    var format: Format = .yaml
+
     func run() throws {
         let (configuration, findings) = FlowLens.configuration(for: path, file: config)
-        print(configuration.yaml(rules: RuleRegistry.descriptions), terminator: "")
+        switch format {
+        case .yaml:
+            print(configuration.yaml(rules: RuleRegistry.descriptions), terminator: "")
+        case .json:
+            // Every rule with its effective setting; keys sorted, so the bytes are the same on every run.
+            var effective = configuration
+            effective.rules = RuleRegistry.descriptions.map { rule in
+                (rule.id, configuration.rules.last { $0.0 == rule.id }?.1 ?? .severity(rule.severity))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(effective), as: UTF8.self))
+        }
         let problems = Report(graph: FlowGraph(), findings: findings)
         FileHandle.standardError.write(Data(TextReporter().report(problems).utf8))
         if problems.hasInvalidInput { throw ExitCode(Status.invalidInputOrUsage) }

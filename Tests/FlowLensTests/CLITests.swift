@@ -577,3 +577,36 @@ struct ConfigurationCommandTests {
         #expect(run.stdout.contains(".flowlens.yml:2:1: error: syntax error"))
     }
 }
+
+@Suite("flowlens dump-config --format json")
+struct DumpConfigJSONTests {
+    @Test("prints every rule's effective setting as data that decodes to the configuration in effect")
+    func json() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            version: 1
+            rules:
+              dead-end: warning
+              unused-data-key: off
+            exclude: ["gen/**"]
+            overrides:
+              - paths: ["legacy/**"]
+                rules: {type-mismatch: note}
+            plantuml:
+              defines: {PLATFORM: ios}
+            output:
+              strict: true
+            """.write(toFile: directory + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        let run = try flowlens(["dump-config", "--format", "json"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let decoded = try JSONDecoder().decode(Configuration.self, from: Data(run.stdout.utf8))
+        #expect(decoded.rules.count == RuleRegistry.descriptions.count)
+        #expect(decoded.setting(for: "dead-end", atRelativePath: "a.flow.yaml") == .severity(.warning))
+        #expect(decoded.setting(for: "unused-data-key", atRelativePath: "a.flow.yaml") == .off)
+        #expect(decoded.setting(for: "type-mismatch", atRelativePath: "legacy/a.flow.yaml") == .severity(.note))
+        #expect(decoded.setting(for: "missing-data-key", atRelativePath: "a.flow.yaml") == .severity(.error), "a rule the file does not name: its default")
+        #expect(decoded.exclude == ["gen/**"] && decoded.strict == true && decoded.plantUMLDefines.map(\.1) == ["ios"])
+        #expect(try flowlens(["dump-config", "--format", "json"], in: directory).stdout == run.stdout, "deterministic")
+    }
+}
