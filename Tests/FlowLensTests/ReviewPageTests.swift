@@ -158,4 +158,16 @@ struct ReviewPageTests {
         #expect(page.contains("If <em>mode</em> is <em>guest</em>: <strong>Guest name</strong>"), "\(page)")
         #expect(page.contains("<summary><h3>Paths from start to end</h3> <span class=\"muted\">(2)</span></summary>"))
     }
+
+    @Test("a large flow (the large-flow layout: xlabels, concentrated edges): every button's targets are on the page")
+    func largeFlow() throws {
+        let report = FlowLens.analyze(FlowGraph(flows: [LargeFlow.make(steps: 200)]))
+        #expect(report.graph.flows[0].steps.count > DOTBuilder.largeFlowSteps)
+        let page = ReviewPage().render(report)
+        let targets = page.matches(of: /data-target="([^"]*)"/).flatMap { $0.output.1.split(separator: " ").map(String.init) }
+        #expect(targets.count > 50)
+        for target in Set(targets) {
+            #expect(page.components(separatedBy: " id=\"\(target)\"").count == 2, "\(target)")
+        }
+    }
 }
