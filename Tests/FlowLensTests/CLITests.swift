@@ -3,13 +3,6 @@ import FlowLensTestSupport
 import Foundation
 import Testing
 
-/// The result of running the `flowlens` binary.
-struct Run {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
 /// The `flowlens` executable built beside the test bundle (the test target depends on it).
 let flowlensBinary: String = {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flowlens").path
@@ -20,24 +13,6 @@ let flowlensBinary: String = {
 /// Runs `flowlens` with `arguments` in `directory` (default: the package root).
 func flowlens(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
     try run(flowlensBinary, arguments, in: directory)
-}
-
-/// Runs `executable` with `arguments` in `directory` and collects its output.
-func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes before waiting, so a large report cannot fill a pipe and block the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData, as: UTF8.self))
 }
 
 func temporaryDirectory() throws -> String {
@@ -341,17 +316,7 @@ struct SchemaTests {
     }
 
     func validate(_ files: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "scripts/validate-schema.py", "schema/flowlens-flow.schema.json"] + files
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+        try run("/usr/bin/env", ["python3", "scripts/validate-schema.py", "schema/flowlens-flow.schema.json"] + files)
     }
 
     @Test("every sample validates against schema/flowlens-flow.schema.json")
@@ -359,7 +324,7 @@ struct SchemaTests {
         let files = try Self.sampleFiles().filter { !Self.invalidOnPurpose.contains($0) }
         #expect(files.count >= 13)
         let run = try validate(files)
-        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     }
 
     @Test("the deliberately invalid samples fail validation")

@@ -104,28 +104,8 @@ struct ExplainAndMermaidCLITests {
         #expect(delivery.hasPrefix("# Delivery\n"))
         #expect(delivery.contains("```mermaid\nflowchart TD\n"))
         #expect(delivery.contains("- **error** `samples/declarative/broken/missing-data-key.flow.yaml:33:11`: "))
-        if let (status, output) = try validateFolderWithMermaid(folder) { #expect(status == 0, "\(output)") }
+        if let result = try validateWithMermaid(folder: folder) { #expect(result.status == 0, "\(result.stdout)\(result.stderr)") }
     }
-}
-
-/// Runs scripts/validate-mermaid.py over `folder` when the machine has Mermaid and Chromium.
-func validateFolderWithMermaid(_ folder: String) throws -> (status: Int32, output: String)? {
-    let check = Process()
-    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    check.arguments = ["python3", "-c", "import importlib.util, shutil, sys; sys.exit(0 if importlib.util.find_spec('mmdc') and shutil.which('chromium') else 1)"]
-    try check.run()
-    check.waitUntilExit()
-    guard check.terminationStatus == 0 else { return nil }
-    let run = Process()
-    run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    run.arguments = ["python3", packageRoot + "/scripts/validate-mermaid.py", folder]
-    let pipe = Pipe()
-    run.standardOutput = pipe
-    run.standardError = pipe
-    try run.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    run.waitUntilExit()
-    return (run.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
 extension ExplainAndMermaidCLITests {

@@ -8,26 +8,11 @@ import Testing
 /// Renders `diagrams` with the real Mermaid (scripts/validate-mermaid.py, headless Chromium) when the
 /// machine has it (scripts/bootstrap.sh installs it); returns the script's output and status, or nil.
 func validateWithMermaid(_ diagrams: [(name: String, text: String)]) throws -> (status: Int32, output: String)? {
-    let check = Process()
-    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    check.arguments = ["python3", "-c", "import importlib.util, shutil, sys; sys.exit(0 if importlib.util.find_spec('mmdc') and shutil.which('chromium') else 1)"]
-    try check.run()
-    check.waitUntilExit()
-    guard check.terminationStatus == 0 else { return nil }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowlens-mermaid-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     for (name, text) in diagrams { try text.write(to: folder.appendingPathComponent(name + ".mmd"), atomically: true, encoding: .utf8) }
-    let run = Process()
-    run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    run.arguments = ["python3", packageRoot + "/scripts/validate-mermaid.py", folder.path]
-    let pipe = Pipe()
-    run.standardOutput = pipe
-    run.standardError = pipe
-    try run.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    run.waitUntilExit()
-    return (run.terminationStatus, String(decoding: data, as: UTF8.self))
+    return try validateWithMermaid(folder: folder.path).map { ($0.status, $0.stdout + $0.stderr) }
 }
 
 /// Names that mean something to Mermaid, Markdown or HTML.

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The result of running a program.
+public struct Run: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs `executable` with `arguments` in `directory` (default: the package root) and collects its output.
+public func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Renders every `.mmd` and `.md` under `folder` with the real Mermaid (scripts/validate-mermaid.py,
+/// headless Chromium) when the machine has it (scripts/bootstrap.sh installs it); nil when it does not.
+public func validateWithMermaid(folder: String) throws -> Run? {
+    let probe = "import importlib.util, shutil, sys; sys.exit(0 if importlib.util.find_spec('mmdc') and shutil.which('chromium') else 1)"
+    guard try run("/usr/bin/env", ["python3", "-c", probe]).status == 0 else { return nil }
+    return try run("/usr/bin/env", ["python3", packageRoot + "/scripts/validate-mermaid.py", folder])
+}
