@@ -60,6 +60,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// Markdown (`.md`): a title, the Mermaid diagram in a fenced block, and the findings.
     case md
 
+    /// The formats that are one Graphviz diagram a flow (what `Exporter.render` writes).
+    public static let diagramFormats: [ExportFormat] = [.svg, .dot, .png, .pdf]
+
     /// The extension of the files written.
     public var fileExtension: String { self == .mermaid ? "mmd" : rawValue }
 }
@@ -107,8 +110,8 @@ public struct Exporter: Sendable {
         return path
     }
 
-    /// `dot` in `format`: the DOT text itself, or rendered by Graphviz.
-    static func render(_ dot: String, format: ExportFormat) throws -> Data {
+    /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz.
+    public static func render(_ dot: String, format: ExportFormat) throws -> Data {
         switch format {
         case .dot: return Data(dot.utf8)
         case .svg: return try Graphviz.render(dot: dot, format: .svg)

@@ -53,6 +53,13 @@ struct Diff: ParsableCommand {
             help: ArgumentHelp("Set a variable PlantUML's %getenv(\"NAME\") reads (repeatable).", valueName: "NAME=value"))
     var defines: [String] = []
 
+    func validate() throws {
+        guard ExportFormat.diagramFormats.contains(diagramFormat) else {
+            let names = ExportFormat.diagramFormats.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--diagram-format is one of \(names) (got '\(diagramFormat.rawValue)').")
+        }
+    }
+
     func run() throws {
         let values = try InputOptions.values(of: defines)
         let oldSide = DiffSide(parsing: old), newSide = DiffSide(parsing: new)

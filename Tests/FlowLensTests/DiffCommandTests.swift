@@ -227,11 +227,15 @@ struct DiffCommandTests {
         #expect(FileManager.default.contents(atPath: directory + "/Checkout.svg") == FileManager.default.contents(atPath: packageRoot + "/output/diff/Checkout.svg"))
     }
 
-    @Test("usage: a missing path or argument exits 2; --help documents the syntax, exit status and examples")
+    @Test("usage: a missing path or argument, or a diagram format that is not one diagram a flow, exits 2; --help documents the syntax, exit status and examples")
     func usage() throws {
         let missing = try flowlens(["diff", "samples/declarative/checkout.flow.yaml", "no/such.flow.yaml"])
         #expect(missing.status == 2 && missing.stderr.contains("'no/such.flow.yaml': no such file or folder"))
         #expect(try flowlens(["diff", "samples"]).status == 2)
+        for format in ["html", "mermaid", "md"] {
+            let run = try flowlens(["diff", "samples/declarative", "samples/declarative", "--output", NSTemporaryDirectory(), "--diagram-format", format])
+            #expect(run.status == 2 && run.stderr.contains("--diagram-format is one of svg, dot, png, pdf (got '\(format)')"), "\(run.stderr)")
+        }
         let help = try flowlens(["diff", "--help"])
         for word in ["REV:PATH", "--format", "--output", "--diagram-format", "EXIT STATUS", "EXAMPLES"] { #expect(help.stdout.contains(word), "\(word)") }
         let same = try flowlens(["diff", "samples/declarative", "samples/declarative"])
