@@ -86,13 +86,8 @@ struct Explain: ParsableCommand {
         if let diagram {
             let dot = explanation.dot(in: report)
             do {
-                let data: Data
-                switch Self.diagramFormat(diagram) ?? .dot {
-                case .dot, .mermaid, .md, .html: data = Data(dot.utf8)
-                case .svg: data = try Graphviz.render(dot: dot, format: .svg)
-                case .png: data = try Graphviz.render(dot: dot, format: .png)
-                case .pdf: data = try Graphviz.render(dot: dot, format: .pdf)
-                }
+                // `validate()` has checked the extension: one of dot, svg, png and pdf.
+                let data = try Exporter.render(dot, format: Self.diagramFormat(diagram) ?? .dot)
                 try data.write(to: URL(fileURLWithPath: diagram), options: .atomic)
             } catch {
                 throw CommandFailure("cannot write the diagram '\(diagram)': \(error.localizedDescription)")
