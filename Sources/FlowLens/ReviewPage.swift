@@ -268,7 +268,7 @@ public struct ReviewPage: Sendable {
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
             var problemCells = problems.map { Self.escape("\($0.severity == .error ? "✖" : "▲") \($0.rule)") }
-            if row.isMissingSomewhere, let missing = DataProvenance(key: row.key, analysis: analysis, paths: paths).missing {
+            if let missing = row.missing {
                 let text = "missing when \(Self.escape(missing.read.stepName)) reads it" + (missing.pathNumber.map { ", on path \($0 + 1)" } ?? "")
                 if let target = targets(missing.steps, missing.transitions) {
                     problemCells.append("<button type=\"button\" class=\"path missing\" data-target=\"\(target)\">\(text)</button>")

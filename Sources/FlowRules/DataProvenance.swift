@@ -187,6 +187,8 @@ public struct DataKeySummary: Hashable, Sendable {
     public var types: [String]
     /// True when some required read can happen before the key is set (`missing-data-key`).
     public var isMissingSomewhere: Bool
+    /// The first read that can happen before the key is set, and the path to it (`DataProvenance.missing`).
+    public var missing: DataProvenance.Missing?
 
     /// One row per key the flow mentions, in order of first mention (initial data, conditions, then the
     /// steps in order). `paths` are shared by every key (pass those you already computed).
@@ -200,7 +202,7 @@ public struct DataKeySummary: Hashable, Sendable {
             }
             return DataKeySummary(key: key, writers: provenance.accesses.filter { !$0.kind.isRead && !$0.isPossible },
                                   readers: provenance.accesses.filter(\.kind.isRead), types: types,
-                                  isMissingSomewhere: !provenance.isAlwaysSetBeforeRead)
+                                  isMissingSomewhere: !provenance.isAlwaysSetBeforeRead, missing: provenance.missing)
         }
     }
 }
