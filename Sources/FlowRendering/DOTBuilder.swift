@@ -139,7 +139,7 @@ public struct DOTBuilder: Sendable {
             lines.append("  s\(i) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlight.nodeAttributes(i))];")
         }
 
-        var missing: [String: Int] = [:]
+        var missing = MissingTargets()
         for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
             var target: String
@@ -147,13 +147,11 @@ public struct DOTBuilder: Sendable {
                 target = "s\(to)"
             } else {
                 // A transition to a step that does not exist still gets drawn, to a marked ghost node.
-                if missing[transition.to] == nil {
-                    let n = missing.count
-                    missing[transition.to] = n
+                let n = missing.number(for: transition.to) { n in
                     lines.append("  m\(n) [id=\"missing-\(n)\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such step</I><BR/>\(Self.html(transition.to))>];")
                     kindsShown.insert("error")
                 }
-                target = "m\(missing[transition.to]!)"
+                target = "m\(n)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             for finding in edgeFindings where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: "s\(from)", head: target) }

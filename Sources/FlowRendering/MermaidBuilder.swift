@@ -252,7 +252,7 @@ public struct MermaidBuilder: Sendable {
             }
         }
 
-        var missing: [String: Int] = [:]
+        var missing = MissingTargets()
         var stubs: [Int: String] = [:]
         var linkStyles: [(Int, String)] = []
         for transition in flow.transitions {
@@ -272,13 +272,11 @@ public struct MermaidBuilder: Sendable {
                     target = stubs[to]!
                 }
             } else {
-                if missing[transition.to] == nil {
-                    let n = missing.count
-                    missing[transition.to] = n
+                let n = missing.number(for: transition.to) { n in
                     lines.append("  m\(n)[\"\(Self.lines(["no such step", transition.to]))\"]")
                     classes.append(("m\(n)", "ghost"))
                 }
-                target = "m\(missing[transition.to]!)"
+                target = "m\(n)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             var text = transition.displayLabel ?? (transition.kind == .error ? "on error" : nil)
@@ -401,7 +399,7 @@ struct MermaidMachineWriter {
 
         // Begin and End are `[*]`; a machine whose entry is not a Begin starts from `[*]` too.
         for entry in entries where !pseudo.contains(entry) { lines.append("\(indent)[*] --> \(id(entry))") }
-        var missing: [String: Int] = [:]
+        var missing = MissingTargets()
         for transition in flow.transitions {
             guard let from = firstIndex[transition.from] else { continue }
             let source = pseudo.contains(from) ? "[*]" : id(from)
@@ -409,13 +407,11 @@ struct MermaidMachineWriter {
             if let to = firstIndex[transition.to] {
                 target = pseudo.contains(to) ? "[*]" : id(to)
             } else {
-                if missing[transition.to] == nil {
-                    let n = missing.count
-                    missing[transition.to] = n
+                let n = missing.number(for: transition.to) { n in
                     lines.append("\(indent)state \"\(MermaidBuilder.lines(["no such state", transition.to]))\" as \(prefix)m\(n)")
                     classes.append(("\(prefix)m\(n)", "ghost"))
                 }
-                target = "\(prefix)m\(missing[transition.to]!)"
+                target = "\(prefix)m\(n)"
             }
             if source == "[*]" && target == "[*]" { continue }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }

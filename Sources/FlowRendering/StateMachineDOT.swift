@@ -295,7 +295,7 @@ struct MachineWriter {
         }
 
         let backwards = Self.backEdges(flow, entries: entries, firstIndex: firstIndex)
-        var missing: [String: Int] = [:]
+        var missing = MissingTargets()
         for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
             let tailNode = tail(from).node
@@ -305,13 +305,11 @@ struct MachineWriter {
                 (headNode, headCluster) = head(to)
             } else {
                 // A transition to a state that does not exist still gets drawn, to a marked ghost node.
-                if missing[transition.to] == nil {
-                    let n = missing.count
-                    missing[transition.to] = n
+                let n = missing.number(for: transition.to) { n in
                     nodes.append("\(indent)\(scope.missingNode(n)) [id=\"\(scope.missingID(n))\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such state</I><BR/>\(DOTBuilder.html(transition.to))>];")
                     kindsShown.insert("error")
                 }
-                headNode = scope.missingNode(missing[transition.to]!)
+                headNode = scope.missingNode(n)
             }
             if tailCluster != nil, tailCluster == headCluster {
                 // A composite's transition to itself: from its End back to its Begin, inside.
