@@ -35,20 +35,16 @@ public enum Graphviz {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var context: OpaquePointer?
     nonisolated(unsafe) private static var messages: [String] = []
-    nonisolated(unsafe) private static var fresh: FreshLayout??
+    /// Nil where the plugins cannot be loaded one by one: then the shared context is used.
+    nonisolated(unsafe) private static let freshLayout = FreshLayout()
 
     /// Lays out `dot` with the `dot` engine and renders it.
     public static func render(dot: String, format: GraphvizFormat) throws -> Data {
         lock.lock()
         defer { lock.unlock() }
-        if fresh == nil { fresh = FreshLayout() }
-        let gvc: OpaquePointer
-        if let layout = fresh!, let created = layout.makeContext() {
-            gvc = created
-        } else {
-            gvc = try sharedContext()
-        }
-        defer { if gvc != context { fresh!!.release(gvc) } }
+        let fresh = freshLayout?.makeContext()
+        defer { if let fresh { freshLayout?.release(fresh) } }
+        let gvc = try fresh?.gvc ?? sharedContext()
         messages.removeAll()
         // Collect parse errors and warnings instead of letting Graphviz print them to stderr.
         let previousHandler = agseterrf { message in
@@ -111,8 +107,6 @@ private struct FreshLayout {
     let layoutLibrary: String
     let core: UnsafeMutableRawPointer
     let pango: UnsafeMutableRawPointer
-    /// The library handle of each context made and not yet released.
-    nonisolated(unsafe) static var handles: [OpaquePointer: UnsafeMutableRawPointer] = [:]
     /// Plugin library names, as C strings that live as long as the process.
     nonisolated(unsafe) static let names: [UnsafePointer<CChar>] =
         ["gvplugin_dot_layout_LTX_library", "gvplugin_core_LTX_library", "gvplugin_pango_LTX_library"].map { (name: String) in UnsafePointer(strdup(name)!) }
@@ -133,28 +127,38 @@ private struct FreshLayout {
         self.pango = pango
     }
 
+    /// A context, with what it holds until it is released: its dot layout library, and the list of
+    /// plugin libraries it was made from (the context keeps a pointer to that list).
+    struct Context {
+        let gvc: OpaquePointer
+        let layout: UnsafeMutableRawPointer
+        let builtins: UnsafeMutablePointer<lt_symlist_t>
+    }
+
     /// A new context with a freshly loaded dot layout, or nil.
-    func makeContext() -> OpaquePointer? {
+    func makeContext() -> Context? {
         guard let layout = dlopen(layoutLibrary, RTLD_NOW | RTLD_LOCAL) else { return nil }
         guard let dot = dlsym(layout, Self.names[0]), let core = dlsym(core, Self.names[1]), let pango = dlsym(pango, Self.names[2]) else {
             dlclose(layout)
             return nil
         }
-        var builtins = [
+        let builtins = UnsafeMutablePointer<lt_symlist_t>.allocate(capacity: 4)
+        builtins.initialize(from: [
             lt_symlist_t(name: Self.names[0], address: dot), lt_symlist_t(name: Self.names[1], address: core),
             lt_symlist_t(name: Self.names[2], address: pango), lt_symlist_t(name: nil, address: nil),
-        ]
-        guard let context = gvContextPlugins(&builtins, 0) else {
+        ], count: 4)
+        guard let gvc = gvContextPlugins(builtins, 0) else {
+            builtins.deallocate()
             dlclose(layout)
             return nil
         }
-        Self.handles[context] = layout
-        return context
+        return Context(gvc: gvc, layout: layout, builtins: builtins)
     }
 
-    /// Frees `context` and unloads its dot layout.
-    func release(_ context: OpaquePointer) {
-        gvFreeContext(context)
-        if let layout = Self.handles.removeValue(forKey: context) { dlclose(layout) }
+    /// Frees `context`, then unloads its dot layout.
+    func release(_ context: Context) {
+        gvFreeContext(context.gvc)
+        context.builtins.deallocate()
+        dlclose(context.layout)
     }
 }
