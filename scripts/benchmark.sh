@@ -4,7 +4,8 @@
 #    (--lines N, default 100000; --runs N, default 5).
 #    The same run then times a generated 1000-step flow's diagram: the standard ("naive") DOT laid out
 #    and rendered to SVG in-process and by the `dot` program, against the large-flow layout
-#    (--steps N for another size; --only check or --only diagram for one of the two).
+#    (--steps N for another size), then times `check` on generated 1k, 10k and 100k-step flows
+#    (--flow-sizes N,N,...; --only check, diagram or flows for one of the three).
 # 2. Exporting samples/flowkit to SVG: `flowlens export --format svg` (reading, checking and
 #    drawing every machine, Graphviz in-process) against `plantuml -tsvg` on the same files, both
 #    as one command, median of 5 runs each, in the same run.

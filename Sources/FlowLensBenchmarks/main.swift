@@ -16,6 +16,7 @@ var only: String?
 var dumpDOT: String?
 var largeSteps = 1000
 var errorEvery = 16
+var flowSizes = [1_000, 10_000, 100_000]
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -25,14 +26,19 @@ while let argument = arguments.popFirst() {
     case "--dump-dot": dumpDOT = arguments.popFirst()
     case "--steps": largeSteps = Int(arguments.popFirst() ?? "") ?? largeSteps
     case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
+    case "--flow-sizes": flowSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram] [--dump-dot DIR] [--steps N] [--error-every N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...]\n".utf8))
         exit(2)
     }
 }
 
 if only == "diagram" {
     try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT)
+    exit(0)
+}
+if only == "flows" {
+    try largeFlowsBenchmark(sizes: flowSizes, runs: runs)
     exit(0)
 }
 
@@ -200,3 +206,4 @@ print("flowlens check, warm cache  \(rate(warm))  — reused \(reused.0) of \(re
 print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / check, check / warm))
 if sink == 42 { print("") }  // keeps the parse results alive
 if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }
+if only != "check" { try largeFlowsBenchmark(sizes: flowSizes, runs: runs) }

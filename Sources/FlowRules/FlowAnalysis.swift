@@ -30,6 +30,9 @@ public final class FlowAnalysis: Sendable {
     public let index: [String: Int]
     /// Indices of steps that repeat an earlier id.
     public let duplicates: Set<Int>
+    /// Every transition leaving each step id (into existing steps or not), as indices into
+    /// `flow.transitions` in their order.
+    public let transitionsFrom: [String: [Int]]
     /// Outgoing edges per step (to existing steps only).
     public let successors: [[Edge]]
     /// Incoming edges per step.
@@ -52,15 +55,9 @@ public final class FlowAnalysis: Sendable {
     public let writers: [String: [Int]]
     /// Every definition: the initial data first, then each step's effective writes in step order.
     public let definitions: [Definition]
-    private let definitionsByKey: [String: [Int]]
-    /// Keys set on every path from an entry to (before) each step; empty for unreachable steps.
-    private let mustBeSet: [BitSet]
-    /// Keys read by some step reachable from each step by one transition or more.
-    private let readLater: [BitSet]
-    /// Definitions that may reach each step, before its own writes.
-    private let reachingIn: [BitSet]
-    /// Keys each step uses: its reads, its case conditions, every key when it may read anything.
-    private let readSets: [BitSet]
+    /// The data-flow facts (keys set on every path, keys read later, reaching definitions), answered
+    /// per key on demand: dense sets of steps × keys grow quadratically with a flow's size.
+    private let facts: KeyFacts
 
     /// Analyses `flow`; `session` resolves sub-flows (and shares results between flows).
     public init(flow: Flow, session: AnalysisSession) {
@@ -75,12 +72,15 @@ public final class FlowAnalysis: Sendable {
 
         var successors = Array(repeating: [Edge](), count: flow.steps.count)
         var predecessors = successors
+        var transitionsFrom: [String: [Int]] = [:]
         for (t, transition) in flow.transitions.enumerated() {
+            transitionsFrom[transition.from, default: []].append(t)
             guard let from = index[transition.from], let to = index[transition.to] else { continue }
             let edge = Edge(transition: t, from: from, to: to)
             successors[from].append(edge)
             predecessors[to].append(edge)
         }
+        self.transitionsFrom = transitionsFrom
         self.successors = successors
         self.predecessors = predecessors
         entries = flow.effectiveEntries.compactMap { index[$0] }
@@ -131,148 +131,69 @@ public final class FlowAnalysis: Sendable {
         self.definitions = definitions
         var byKey: [String: [Int]] = [:]
         for (d, definition) in definitions.enumerated() { byKey[definition.access.key, default: []].append(d) }
-        definitionsByKey = byKey
 
-        let order = Self.order(entries: entries, successors: successors)
-        let keyCount = keys.count
-        func keySet(_ accesses: [DataAccess]) -> BitSet {
-            var set = BitSet(count: keyCount)
-            for access in accesses { set.insert(keyIndex[access.key]!) }
-            return set
-        }
-        // A step that may write anything (an operation whose class is not in the sources) sets every
-        // key as far as the must-analysis knows: unknown never produces a finding.
-        let writeSets = writes.indices.map { flow.steps[$0].mayWriteAnything ? BitSet.full(count: keyCount) : keySet(writes[$0]) }
-        // For "is it read later": a case condition uses its key (a missing key just matches no case),
-        // and a step that may read anything uses every key.
-        var conditionKeys = Array(repeating: [DataAccess](), count: flow.steps.count)
+        // What each step reads for "is it read later": its reads, and its case conditions' keys (a
+        // missing key just matches no case); a step that may read anything uses every key.
+        var readKeys = reads.map { $0.map(\.key) }
         for transition in flow.transitions {
             guard let from = index[transition.from], case let .equals(key, _)? = transition.condition else { continue }
-            conditionKeys[from].append(DataAccess(key: key, optional: true))
+            readKeys[from].append(key)
         }
-        let readSets = reads.indices.map { i in
-            flow.steps[i].mayReadAnything ? BitSet.full(count: keyCount) : keySet(reads[i] + conditionKeys[i])
+        var readers: [String: [Int]] = [:]
+        for (i, list) in readKeys.enumerated() {
+            for key in Set(list) { readers[key, default: []].append(i) }
         }
-        self.readSets = readSets
-
-        // Must-set keys: intersection over predecessors; a path may start at an entry with only the
-        // initial data. Solved in reverse post-order until nothing changes.
-        let initial = keySet(flow.initialData)
-        let entrySet = Set(entries)
-        let reachableSteps = reachable
-        var setIn = flow.steps.indices.map { reachableSteps.contains($0) ? BitSet.full(count: keyCount) : BitSet(count: keyCount) }
-        var changed = true
-        while changed {
-            changed = false
-            for i in order {
-                var value = entrySet.contains(i) ? initial : BitSet.full(count: keyCount)
-                for edge in predecessors[i] where reachableSteps.contains(edge.from) {
-                    var out = setIn[edge.from]
-                    out.formUnion(writeSets[edge.from])
-                    value.formIntersection(out)
-                }
-                if value != setIn[i] {
-                    setIn[i] = value
-                    changed = true
-                }
-            }
-        }
-        mustBeSet = setIn
-
-        // Keys read later: a backward may-analysis (no kill: a read after an overwrite still reads the key).
-        var later = Array(repeating: BitSet(count: keyCount), count: flow.steps.count)
-        changed = true
-        let backward = order.reversed() + flow.steps.indices.filter { !reachableSteps.contains($0) }
-        while changed {
-            changed = false
-            for i in backward {
-                var value = BitSet(count: keyCount)
-                for edge in successors[i] {
-                    value.formUnion(later[edge.to])
-                    value.formUnion(readSets[edge.to])
-                }
-                if value != later[i] {
-                    later[i] = value
-                    changed = true
-                }
-            }
-        }
-        readLater = later
-
-        // Reaching definitions: union over predecessors; a step's write of a key kills the key's other
-        // definitions.
-        let definitionCount = definitions.count
-        var gen = Array(repeating: BitSet(count: definitionCount), count: flow.steps.count)
-        var kill = gen
+        let readsAnything = flow.steps.indices.filter { flow.steps[$0].mayReadAnything }
+        let writesAnything = flow.steps.indices.filter { flow.steps[$0].mayWriteAnything }
+        // Of several writes of one key in a step, the last one is what leaves it.
+        var lastDefinition: [String: [Int: Int]] = [:]
         for (d, definition) in definitions.enumerated() {
             guard let i = definition.step else { continue }
-            gen[i].insert(d)
+            lastDefinition[definition.access.key, default: [:]][i] = d
         }
-        for i in flow.steps.indices {
-            for key in Set(writes[i].map(\.key)) { for d in byKey[key] ?? [] { kill[i].insert(d) } }
-            // Of several writes of one key in a step, the last one is what leaves it.
-            var lastByKey: [String: Int] = [:]
-            for d in gen[i].elements { lastByKey[definitions[d].access.key] = d }
-            gen[i] = BitSet(count: definitionCount)
-            for d in lastByKey.values { gen[i].insert(d) }
-        }
-        var initialDefinitions = BitSet(count: definitionCount)
-        for d in definitions.indices where definitions[d].step == nil { initialDefinitions.insert(d) }
-        var reachIn = Array(repeating: BitSet(count: definitionCount), count: flow.steps.count)
-        changed = true
-        while changed {
-            changed = false
-            for i in order {
-                var value = entrySet.contains(i) ? initialDefinitions : BitSet(count: definitionCount)
-                for edge in predecessors[i] {
-                    var out = reachIn[edge.from]
-                    out.subtract(kill[edge.from])
-                    out.formUnion(gen[edge.from])
-                    value.formUnion(out)
-                }
-                if value != reachIn[i] {
-                    reachIn[i] = value
-                    changed = true
-                }
-            }
-        }
-        reachingIn = reachIn
+        let order = Self.order(entries: entries, successors: successors)
+        facts = KeyFacts(
+            stepCount: flow.steps.count, successors: successors.map { $0.map(\.to) },
+            predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: order, reachable: reachable,
+            initialKeys: Set(flow.initialData.map(\.key)), readKeys: readKeys, readers: readers,
+            readsAnything: readsAnything, writers: writers, writesAnything: writesAnything,
+            lastDefinition: lastDefinition, initialDefinitions: byKey.mapValues { $0.filter { definitions[$0].step == nil } })
     }
 
     /// The step at `index`.
     public func step(_ index: Int) -> Step { flow.steps[index] }
 
+    /// The first step with `id` (what `Flow.step(_:)` finds, without a scan of every step).
+    public func step(id: String) -> Step? { index[id].map { flow.steps[$0] } }
+
     /// Indices of all non-duplicate steps, in definition order.
     public var uniqueSteps: [Int] { flow.steps.indices.filter { !duplicates.contains($0) } }
 
-    /// Whether `key` is set on every path from the start to step `index` (before the step runs).
+    /// Whether `key` is set on every path from the start to step `index` (before the step runs);
+    /// false for unreachable steps.
     public func isDefinitelySet(_ key: String, before index: Int) -> Bool {
-        guard let k = keyIndex[key] else { return false }
-        return mustBeSet[index].contains(k)
+        guard keyIndex[key] != nil else { return false }
+        return facts.isDefinitelySet(key, before: index)
     }
 
     /// Whether some step reachable from step `index` by one transition or more reads `key`.
     public func isReadLater(_ key: String, after index: Int) -> Bool {
-        guard let k = keyIndex[key] else { return false }
-        return readLater[index].contains(k)
+        guard keyIndex[key] != nil else { return false }
+        return facts.isReadLater(key, after: index)
     }
 
     /// Keys read by steps reachable from step `index` by one transition or more.
     public func keysReadLater(after index: Int) -> Set<String> {
-        Set(readLater[index].elements.map { keys[$0] })
+        facts.keysReadLater(after: index, allKeys: keys)
     }
 
     /// Keys used by any step reachable from the start (entries included): read, tested by a case,
     /// or possibly read by a step whose reads are not all known.
-    public var keysReadFromStart: Set<String> {
-        var used = BitSet(count: keys.count)
-        for i in reachable { used.formUnion(readSets[i]) }
-        return Set(used.elements.map { keys[$0] })
-    }
+    public var keysReadFromStart: Set<String> { facts.keysRead(by: reachable, allKeys: keys) }
 
     /// The definitions of `key` that may reach step `index` (before its own writes), in definition order.
     public func reachingDefinitions(of key: String, at index: Int) -> [Definition] {
-        (definitionsByKey[key] ?? []).filter { reachingIn[index].contains($0) }.map { definitions[$0] }
+        facts.reachingDefinitions(of: key, at: index).map { definitions[$0] }
     }
 
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with

@@ -50,7 +50,7 @@ public struct StuckStepRule: Rule {
     /// True for a non-exit step with transitions that all lead back to it.
     static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
         let step = analysis.step(i)
-        let leaving = analysis.flow.transitions.filter { $0.from == step.id }
+        let leaving = (analysis.transitionsFrom[step.id] ?? []).map { analysis.flow.transitions[$0] }
         return !step.isExit && !leaving.isEmpty && leaving.allSatisfy { $0.to == step.id }
     }
 }

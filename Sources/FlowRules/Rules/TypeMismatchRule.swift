@@ -102,8 +102,8 @@ public struct TypeMismatchRule: Rule {
         let flow = context.flow
         return flow.transitions.compactMap { transition in
             guard let carried = transition.carriedType, transition.crossesInto == nil,
-                  let source = flow.step(transition.from), source.kind != .start,
-                  let target = flow.step(transition.to), !target.isExit, let expected = target.contentType,
+                  let source = context.analysis.step(id: transition.from), source.kind != .start,
+                  let target = context.analysis.step(id: transition.to), !target.isExit, let expected = target.contentType,
                   !carried.isCompatible(withRead: expected) else { return nil }
             return context.finding(
                 Self.description,
