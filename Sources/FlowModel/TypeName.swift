@@ -84,8 +84,12 @@ public struct TypeName: Hashable, Sendable, Comparable, Codable, CustomStringCon
     static func normalise(_ text: String) -> String {
         var s = String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
         while s.hasPrefix("Swift.") { s.removeFirst(6) }
-        s = s.replacing("<Swift.", with: "<").replacing("[Swift.", with: "[")
-        s = s.replacing(",Swift.", with: ",").replacing(":Swift.", with: ":")
+        // Most spellings name no `Swift.` type: four searches-and-replaces each would cost more than
+        // the rest of reading a large flow's types.
+        if s.contains("Swift.") {
+            s = s.replacing("<Swift.", with: "<").replacing("[Swift.", with: "[")
+            s = s.replacing(",Swift.", with: ",").replacing(":Swift.", with: ":")
+        }
         if let inner = unwrapGeneric(s, "Optional") { return normalise(inner) + "?" }
         if let inner = unwrapGeneric(s, "Array") { return "[" + normalise(inner) + "]" }
         if let inner = unwrapGeneric(s, "Dictionary"), let comma = topLevelComma(inner) {
