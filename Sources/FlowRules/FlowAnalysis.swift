@@ -312,9 +312,18 @@ public final class FlowAnalysis: Sendable {
     }
 
     /// A path as a person reads it: `'Validate' → 'Choose mode' —[guest]→ 'Guest name'`.
+    /// A path of more than `describedSteps` steps is described by its first and last steps around
+    /// "… N more steps …": a message stays short however long the flow.
+    public static let describedSteps = 16
+
     public func describe(_ path: [(edge: Edge?, step: Int)]) -> String {
         var text = ""
+        let half = Self.describedSteps / 2
         for (position, element) in path.enumerated() {
+            if path.count > Self.describedSteps, position >= half, position < path.count - half {
+                if position == half { text += " → … \(path.count - 2 * half) more steps …" }
+                continue
+            }
             if position > 0 {
                 if let edge = element.edge, let label = flow.transitions[edge.transition].displayLabel {
                     text += " —[\(label)]→ "
@@ -379,8 +388,36 @@ public final class AnalysisSession {
     private var interfaces: [String: FlowInterface?] = [:]
     private var inProgress = Set<String>()
 
+    /// Flow indices by id, and by name for names that are no flow's id: `FlowGraph.flow(named:)`
+    /// in constant time.
+    private lazy var flowIndex: [String: Int] = {
+        var index: [String: Int] = [:]
+        for (i, flow) in graph.flows.enumerated() where index[flow.id] == nil { index[flow.id] = i }
+        var byName: [String: Int] = [:]
+        for (i, flow) in graph.flows.enumerated() where byName[flow.name] == nil { byName[flow.name] = i }
+        for (name, i) in byName where index[name] == nil { index[name] = i }
+        return index
+    }()
+    /// For each flow id, the flows that run it as a sub-flow and the steps that do: built in one pass,
+    /// so asking for every flow's callers is linear in the number of flows, not quadratic.
+    private lazy var callers: [String: [(caller: Int, steps: [Int])]] = {
+        var callers: [String: [(caller: Int, steps: [Int])]] = [:]
+        for (c, caller) in graph.flows.enumerated() {
+            var stepsByCallee: [String: [Int]] = [:]
+            for (i, step) in caller.steps.enumerated() {
+                guard let ref = step.subflow, let callee = flow(named: ref), callee.id != caller.id else { continue }
+                stepsByCallee[callee.id, default: []].append(i)
+            }
+            for (callee, steps) in stepsByCallee { callers[callee, default: []].append((c, steps)) }
+        }
+        return callers
+    }()
+
     /// Creates a session over `graph`.
     public init(graph: FlowGraph) { self.graph = graph }
+
+    /// The flow with this id, else the first with this name (as `FlowGraph.flow(named:)`).
+    public func flow(named reference: String) -> Flow? { flowIndex[reference].map { graph.flows[$0] } }
 
     /// The analysis of `flow` (computed once).
     public func analysis(of flow: Flow) -> FlowAnalysis {
@@ -395,7 +432,7 @@ public final class AnalysisSession {
     /// The interface of the flow named `reference` (id or name); nil when it does not exist or is
     /// being analysed further up the stack (a recursive sub-flow contributes no keys).
     public func interface(of reference: String) -> FlowInterface? {
-        guard let flow = graph.flow(named: reference) else { return nil }
+        guard let flow = flow(named: reference) else { return nil }
         if let known = interfaces[flow.id] { return known }
         guard !inProgress.contains(flow.id) else { return nil }
         let analysis = analysis(of: flow)
@@ -425,12 +462,9 @@ public final class AnalysisSession {
     /// caller as outputs): a sub-flow's write of such a key is used.
     public func keysReadByCallers(of flow: Flow) -> Set<String> {
         var keys = Set<String>()
-        for caller in graph.flows where caller.id != flow.id {
-            let callSteps = caller.steps.indices.filter {
-                guard let ref = caller.steps[$0].subflow else { return false }
-                return graph.flow(named: ref)?.id == flow.id
-            }
-            guard !callSteps.isEmpty else { continue }
+        for (index, callSteps) in callers[flow.id] ?? [] {
+            let caller = graph.flows[index]
+            guard caller.id != flow.id else { continue }
             let analysis = analysis(of: caller)
             for call in callSteps { keys.formUnion(analysis.keysReadLater(after: call)) }
             keys.formUnion(caller.outputs.map(\.key))
