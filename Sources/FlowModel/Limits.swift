@@ -10,8 +10,9 @@ public struct Limits: Hashable, Sendable, Codable {
     /// expressions, and YAML collections nested deeper than this make the file `invalid-input`.
     /// Every parser that recurses is bounded by it, so no input can overflow the stack.
     public var nesting: Int = 64
-    /// Square brackets opened directly inside one another in Swift (`[[[[1]]]]`): swift-syntax's
-    /// look-ahead takes time exponential in their number (20 take close to a minute).
+    /// Square brackets open at once in Swift (`[[[[1]]]]`, `[([(1)])]`; a closure's `{` starts the
+    /// count again): swift-syntax's look-ahead takes time exponential in their number (20 take close
+    /// to a minute).
     public var squareBrackets: Int = 10
     /// Depth of a Swift file's syntax tree, which the Swift readers walk recursively. Without deep
     /// brackets only a long chain (`flow.add(A()).add(B())…`, about two levels a call) gets near it.

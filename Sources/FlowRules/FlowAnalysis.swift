@@ -420,13 +420,47 @@ public final class AnalysisSession {
     public func flow(named reference: String) -> Flow? { flowIndex[reference].map { graph.flows[$0] } }
 
     /// The analysis of `flow` (computed once).
+    ///
+    /// A flow's analysis needs its sub-flows' interfaces, which need their analyses in turn: done
+    /// recursively, a chain of a thousand sub-flows (A runs B runs C …) overflowed the stack. So the
+    /// sub-flows are analysed first, deepest first, by a loop with its own stack that asks for them in
+    /// the order `FlowAnalysis.init` does and keeps the same flows "in progress": the results are
+    /// those of the recursion, and each `init` finds what it asks for already done.
     public func analysis(of flow: Flow) -> FlowAnalysis {
         if let done = analyses[flow.id] { return done }
+        var stack: [(flow: Flow, next: Int, seenIDs: Set<String>)] = [(flow, 0, [])]
         inProgress.insert(flow.id)
-        let result = FlowAnalysis(flow: flow, session: self)
-        inProgress.remove(flow.id)
-        analyses[flow.id] = result
-        return result
+        while let (current, next, seen) = stack.last {
+            let steps = current.steps
+            var position = next
+            var child: Flow?
+            var seenIDs = seen
+            while position < steps.count, child == nil {
+                let step = steps[position]
+                position += 1
+                // Duplicate step ids are not analysed (as in `FlowAnalysis.init`).
+                guard seenIDs.insert(step.id).inserted, let name = step.subflow, let callee = self.flow(named: name),
+                      interfaces[callee.id] == nil, !inProgress.contains(callee.id) else { continue }
+                if analyses[callee.id] != nil {
+                    _ = interface(of: name)  // analysed already: only its interface is missing
+                    continue
+                }
+                child = callee
+            }
+            stack[stack.count - 1].next = position
+            stack[stack.count - 1].seenIDs = seenIDs
+            if let child {
+                inProgress.insert(child.id)
+                stack.append((child, 0, []))
+                continue
+            }
+            stack.removeLast()
+            analyses[current.id] = FlowAnalysis(flow: current, session: self)
+            inProgress.remove(current.id)
+            // A sub-flow's interface, as `interface(of:)` would have computed it on return.
+            if !stack.isEmpty { _ = interface(of: current.id) }
+        }
+        return analyses[flow.id]!
     }
 
     /// The interface of the flow named `reference` (id or name); nil when it does not exist or is

@@ -5,9 +5,10 @@ import SwiftSyntax
 ///
 /// swift-syntax's parser and FlowLens's readers recurse once per nesting level, and its look-ahead
 /// (`canParseType` ↔ `canParseCollectionTypeBody`) takes time exponential in the number of square
-/// brackets opened directly inside one another: `[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]` alone took
-/// close to a minute. A file past `Limits.nesting` or `Limits.squareBrackets` is not parsed; it is
-/// an `invalid-input` finding at the bracket that went too deep.
+/// brackets open at once: `[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]` alone took close to a minute,
+/// and so does `[([([(…1…)])])]` with 18 of each (parentheses between do not help; a closure's `{`
+/// does, the look-ahead never enters one). A file past `Limits.nesting` or `Limits.squareBrackets`
+/// is not parsed; it is an `invalid-input` finding at the bracket that went too deep.
 ///
 /// The scan knows what hides brackets: comments (`//`, nested `/* */`), string literals (single and
 /// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses.
@@ -39,8 +40,7 @@ enum SwiftNesting {
         var line = 1, lineStart = 0
         var i = 0
         var string: StringKind?  // inside a string literal's text
-        var squareRun = 0  // `[` opened directly inside `[` (only white space between)
-        var lastCodeByte: UInt8 = 0
+        var squares: [Int] = []  // for each frame, the `[`s open since the nearest `{` or interpolation
 
         func problem(_ message: String) -> Problem { Problem(message: message, line: line, column: i - lineStart + 1) }
         func at(_ offset: Int, _ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
@@ -57,6 +57,7 @@ enum SwiftNesting {
                     let after = i + 1 + kind.hashes
                     if at(after, UInt8(ascii: "(")) {
                         stack.append(.interpolation(kind))
+                        squares.append(0)
                         string = nil
                         if stack.count > limits.nesting { return problem("nested deeper than \(limits.nesting) levels at line \(line)") }
                         i = after + 1
@@ -69,7 +70,6 @@ enum SwiftNesting {
                 if closing, hashes(from: i + (kind.multiline ? 3 : 1), count: kind.hashes) {
                     i += (kind.multiline ? 3 : 1) + kind.hashes
                     string = nil
-                    lastCodeByte = 0x22
                     continue
                 }
                 if c == UInt8(ascii: "\n"), !kind.multiline { string = nil }  // unterminated: the parser reports it
@@ -98,33 +98,34 @@ enum SwiftNesting {
                 // A string literal, raw (`#"…"#`) or not; `#if` and other `#` words are not strings.
                 var count = 0
                 while at(i + count, UInt8(ascii: "#")) { count += 1 }
-                guard at(i + count, 0x22) else { i += max(count, 1); lastCodeByte = c; continue }
+                guard at(i + count, 0x22) else { i += max(count, 1); continue }
                 let multiline = at(i + count + 1, 0x22) && at(i + count + 2, 0x22)
                 string = StringKind(multiline: multiline, hashes: count)
                 i += count + (multiline ? 3 : 1)
-                squareRun = 0
                 continue
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                 stack.append(.bracket(c))
+                let open = c == UInt8(ascii: "{") ? 0 : (squares.last ?? 0) + (c == UInt8(ascii: "[") ? 1 : 0)
+                squares.append(open)
                 if stack.count > limits.nesting { return problem("nested deeper than \(limits.nesting) levels at line \(line)") }
-                if c == UInt8(ascii: "[") {
-                    squareRun = lastCodeByte == UInt8(ascii: "[") ? squareRun + 1 : 1
-                    if squareRun > limits.squareBrackets {
-                        return problem("more than \(limits.squareBrackets) square brackets nested directly inside one another at line \(line)")
-                    }
+                if open > limits.squareBrackets {
+                    return problem("more than \(limits.squareBrackets) square brackets open at once at line \(line)")
                 }
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                 if case let .interpolation(kind)? = stack.last, c == UInt8(ascii: ")") {
                     stack.removeLast()
+                    squares.removeLast()
                     string = kind
                     i += 1
                     continue
                 }
-                if !stack.isEmpty { stack.removeLast() }
+                if !stack.isEmpty {
+                    stack.removeLast()
+                    squares.removeLast()
+                }
             default:
                 break
             }
-            if c != UInt8(ascii: " "), c != UInt8(ascii: "\t"), c != UInt8(ascii: "\n"), c != UInt8(ascii: "\r") { lastCodeByte = c }
             i += 1
         }
         return nil
