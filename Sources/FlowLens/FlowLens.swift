@@ -106,6 +106,12 @@ public struct Exporter: Sendable {
             }
         }
         func file(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        // An operation flow's diagram shows its own findings only (`DOTBuilder` filters them first):
+        // grouped once here, so that drawing every flow is not flows × findings.
+        let findingsByFlow = Dictionary(grouping: report.findings) { $0.flow ?? "" }
+        func diagramReport(_ flow: Flow) -> Report {
+            flow.kind == .flowKit ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
+        }
         if format == .html {
             write(file("index.html")) { Data(ReviewPage().render(report).utf8) }
         } else {
@@ -116,7 +122,7 @@ public struct Exporter: Sendable {
                     }
                     continue
                 }
-                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: report), format: format) }
+                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: diagramReport(flow)), format: format) }
             }
         }
         write(file("report.json")) { Data(JSONReporter().report(report).utf8) }
