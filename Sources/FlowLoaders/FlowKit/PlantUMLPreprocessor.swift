@@ -392,7 +392,9 @@ struct PlantUMLPreprocessor {
         let value = parser.parseOr()
         environmentNamesRead.formUnion(parser.environmentNamesRead)
         if let problem = parser.problem ?? (parser.position < tokens.count ? "unexpected text after the expression" : nil) {
-            report("cannot evaluate PlantUML expression '\(text)': \(problem)", at: location)
+            // Quoted in part: a hostile expression can be megabytes long.
+            let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
+            report("cannot evaluate PlantUML expression '\(shown)': \(problem)", at: location)
         }
         return value
     }
