@@ -56,10 +56,14 @@ extension FlowLens {
         let resolved = environments
         var loader = SourceLoader(environment: { resolved[$0.displayPath] ?? base })
         loader.cache = cache
+        // Limits are the run's: the first path's configuration sets them.
+        loader.limits = first?.limits ?? .default
         var graph = loader.load(files: files)
         graph.loadFindings = discoveryFindings + graph.loadFindings
         var findings: [Finding] = []
-        for var finding in Analyzer().analyze(graph) {
+        var analyzer = Analyzer()
+        analyzer.findingsPerKey = loader.limits.findingsPerKey
+        for var finding in analyzer.analyze(graph) {
             let file = finding.location?.file
             guard let configuration = file.flatMap({ governing[$0] }) ?? first else { findings.append(finding); continue }
             let relative = file.map { relativePath($0, to: configuration.baseDirectory, workingDirectory) } ?? ""

@@ -71,8 +71,10 @@ public struct KeyExplanation: Sendable {
     /// it or within a third of its length in edits, nearest first.
     static func closeMatches(_ word: String, in candidates: [String]) -> [String] {
         let lower = word.lowercased()
-        let scored = candidates.map { ($0, Spelling.distance(lower, $0.lowercased())) }
-            .filter { $0.1 <= max(2, word.count / 3) || $0.0.lowercased().contains(lower) || (lower.count >= 4 && lower.contains($0.0.lowercased())) }
+        let limit = max(2, word.count / 3)
+        // A name with no distance (too far, or too long to compare) can still match by containment.
+        let scored = candidates.map { ($0, Spelling.distance(lower, $0.lowercased(), limit: limit) ?? Int.max) }
+            .filter { $0.1 <= limit || $0.0.lowercased().contains(lower) || (lower.count >= 4 && lower.contains($0.0.lowercased())) }
             .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         var matches = Spelling.closest(to: word, in: candidates).map { [$0] } ?? []
         for (name, _) in scored where !matches.contains(name) { matches.append(name) }

@@ -80,34 +80,54 @@ public struct Exporter: Sendable {
     public init(format: ExportFormat = .svg) { self.format = format }
 
     /// Writes the diagrams and the report; returns the paths written, in order.
+    ///
+    /// A flow whose diagram cannot be drawn or written does not stop the others, nor `report.json`:
+    /// everything that can be written is, then an `ExportFailure` lists what could not be. A folder
+    /// that cannot be made throws a `WriteFailure` naming it.
     public func export(_ report: Report, to directory: String) throws -> [String] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw WriteFailure(path: directory, cause: "it is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw WriteFailure(path: directory, cause: WriteFailure.cause(of: error))
+        }
+        AtomicFile.removeStaleTemporaries(in: directory)
         var written: [String] = []
-        if format == .html {
-            let path = (directory as NSString).appendingPathComponent("index.html")
-            try Data(ReviewPage().render(report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            written.append(path)
-            return written + [try writeReport(report, to: directory)]
-        }
-        let names = Self.fileNames(for: report.graph.flows)
-        for (flow, name) in zip(report.graph.flows, names) {
-            if format == .mermaid || format == .md {
-                written += try MermaidExport.write(flow, in: report, to: directory, name: name, markdown: format == .md)
-                continue
+        var failures: [WriteFailure] = []
+        func write(_ path: String, _ make: () throws -> Data) {
+            do {
+                try AtomicFile.write(try make(), to: path)
+                written.append(path)
+            } catch {
+                failures.append(WriteFailure(path: path, cause: WriteFailure.cause(of: error)))
             }
-            let data = try Self.render(FlowLens.dot(for: flow, in: report), format: format)
-            let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            written.append(path)
         }
-        written.append(try writeReport(report, to: directory))
+        func file(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        // An operation flow's diagram shows its own findings only (`DOTBuilder` filters them first):
+        // grouped once here, so that drawing every flow is not flows × findings.
+        let findingsByFlow = Dictionary(grouping: report.findings) { $0.flow ?? "" }
+        func diagramReport(_ flow: Flow) -> Report {
+            flow.kind == .flowKit ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
+        }
+        if format == .html {
+            write(file("index.html")) { Data(ReviewPage().render(report).utf8) }
+        } else {
+            for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
+                if format == .mermaid || format == .md {
+                    for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md) {
+                        write(file(fileName)) { Data(text.utf8) }
+                    }
+                    continue
+                }
+                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: diagramReport(flow)), format: format) }
+            }
+        }
+        write(file("report.json")) { Data(JSONReporter().report(report).utf8) }
+        guard failures.isEmpty else { throw ExportFailure(written: written, failures: failures) }
         return written
-    }
-
-    private func writeReport(_ report: Report, to directory: String) throws -> String {
-        let path = (directory as NSString).appendingPathComponent("report.json")
-        try Data(JSONReporter().report(report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        return path
     }
 
     /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz.
@@ -121,23 +141,32 @@ public struct Exporter: Sendable {
         }
     }
 
-    /// A safe, unique file name (without extension) for each flow, in order.
+    /// The longest file name written, in bytes, before its extension: file systems allow 255 bytes
+    /// for a whole name, which leaves room for `-12`, `.part12` and the extension.
+    public static let maximumNameBytes = 200
+
+    /// A safe, unique file name (without extension) for each flow, in order: unique ignoring case,
+    /// never `report`, and never ending in `.part` and a number, which the parts of a split
+    /// Mermaid diagram (`Big.part2.mmd`) use, so a flow's files and another's parts cannot meet.
     public static func fileNames(for flows: [Flow]) -> [String] {
         var taken = Set<String>(["report"])  // report.json is ours
+        var nextSuffix: [String: Int] = [:]  // by base, so many flows of one name cost linear time
         return flows.map { flow in
             let base = sanitize(flow.name)
             var name = base
-            var n = 2
+            var n = nextSuffix[base.lowercased()] ?? 2
             while taken.contains(name.lowercased()) {
                 name = "\(base)-\(n)"
                 n += 1
             }
+            nextSuffix[base.lowercased()] = n
             taken.insert(name.lowercased())
             return name
         }
     }
 
-    /// Letters, digits, `-`, `_` and `.` kept; everything else (separators, spaces, `..`) becomes `-`.
+    /// Letters, digits, `-`, `_` and `.` kept; everything else (separators, spaces, `..`) becomes `-`;
+    /// cut to `maximumNameBytes` bytes of UTF-8 (whole characters).
     public static func sanitize(_ name: String) -> String {
         var out = ""
         for scalar in name.unicodeScalars {
@@ -148,7 +177,28 @@ public struct Exporter: Sendable {
         while out.contains("..") { out = out.replacingOccurrences(of: "..", with: ".") }
         while out.contains("--") { out = out.replacingOccurrences(of: "--", with: "-") }
         out = out.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        // `Big.part2` would be the second part of flow `Big`'s Mermaid diagram.
+        if let range = out.range(of: #"\.part[0-9]+$"#, options: [.regularExpression, .caseInsensitive]) {
+            out.replaceSubrange(range.lowerBound...range.lowerBound, with: "-")
+        }
         if out.isEmpty { out = "flow" }
-        return String(out.prefix(120))
+        var bytes = 0
+        var cut = ""
+        for character in out {
+            bytes += character.utf8.count
+            if bytes > maximumNameBytes { break }
+            cut.append(character)
+        }
+        return cut.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
     }
+}
+
+/// What an export could not write, after writing everything else it could.
+public struct ExportFailure: Error, CustomStringConvertible, Sendable {
+    /// The files written.
+    public var written: [String]
+    /// The files that could not be, each with its cause.
+    public var failures: [WriteFailure]
+
+    public var description: String { failures.map(\.description).joined(separator: "\n") }
 }

@@ -40,20 +40,12 @@ public enum MermaidExport {
         String(text.map { $0 == "`" || $0.isNewline ? "'" : $0 })
     }
 
-    /// Writes `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or `name.md`; returns the paths.
-    static func write(_ flow: Flow, in report: Report, to directory: String, name: String, markdown: Bool) throws -> [String] {
-        var files: [(String, String)] = []
-        if markdown {
-            files.append(("\(name).md", Self.markdown(for: flow, in: report)))
-        } else {
-            for (n, diagram) in diagrams(for: flow, in: report).enumerated() {
-                files.append((n == 0 ? "\(name).mmd" : "\(name).part\(n + 1).mmd", diagram.text))
-            }
-        }
-        return try files.map { file, text in
-            let path = (directory as NSString).appendingPathComponent(file)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return path
+    /// The files of `flow`: `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or
+    /// `name.md`, with their text.
+    static func files(for flow: Flow, in report: Report, name: String, markdown: Bool) -> [(String, String)] {
+        if markdown { return [("\(name).md", Self.markdown(for: flow, in: report))] }
+        return diagrams(for: flow, in: report).enumerated().map { n, diagram in
+            (n == 0 ? "\(name).mmd" : "\(name).part\(n + 1).mmd", diagram.text)
         }
     }
 }

@@ -54,7 +54,7 @@ struct ConfigurationReader {
     let knownRules: Set<String>
     var findings: [Finding] = []
 
-    static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "overrides", "plantuml", "output"]
+    static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "overrides", "plantuml", "output", "limits"]
 
     mutating func warn(_ message: String, at node: Node) {
         findings.append(Finding(rule: RuleID.invalidConfiguration, severity: .warning, message: message, location: reader.location(node)))
@@ -80,6 +80,7 @@ struct ConfigurationReader {
             case "overrides": configuration.overrides = overrides(value)
             case "plantuml": configuration.plantUMLDefines = defines(value)
             case "output": output(value, into: &configuration)
+            case "limits": limits(value, into: &configuration)
             default:
                 let hint = Spelling.closest(to: key, in: Self.topKeys).map { "; did you mean '\($0)'?" } ?? ""
                 warn("unknown key '\(key)' in \(reader.file)\(hint)", at: keyNode)
@@ -163,6 +164,29 @@ struct ConfigurationReader {
             }
         }
         return result
+    }
+
+    /// `limits: {nesting: 100, yamlAliasNodes: 1000000, …}`: each a positive integer.
+    mutating func limits(_ node: Node, into configuration: inout Configuration) {
+        let names: [(String, WritableKeyPath<Limits, Int>)] = [
+            ("nesting", \.nesting), ("squareBrackets", \.squareBrackets), ("syntaxDepth", \.syntaxDepth),
+            ("yamlAliasNodes", \.yamlAliasNodes), ("fileBytes", \.fileBytes), ("findingsPerKey", \.findingsPerKey),
+        ]
+        guard let mapping = node.mapping else {
+            warn("'limits' is a mapping (\(names.map(\.0).joined(separator: ", ")))", at: node)
+            return
+        }
+        for (keyNode, value) in mapping {
+            guard let name = keyNode.scalar?.string, let path = names.first(where: { $0.0 == name })?.1 else {
+                warn("unknown key '\(keyNode.scalar?.string ?? "?")' in 'limits' of \(reader.file) (expected \(names.map(\.0).joined(separator: ", ")))", at: keyNode)
+                continue
+            }
+            guard value.tagName == .int, let number = value.int, number > 0 else {
+                warn("'\(name)' in 'limits' must be a positive integer", at: value)
+                continue
+            }
+            configuration.limits[keyPath: path] = number
+        }
     }
 
     mutating func output(_ node: Node, into configuration: inout Configuration) {

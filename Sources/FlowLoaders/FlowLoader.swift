@@ -39,6 +39,8 @@ public struct SourceLoader: Sendable {
     public var environment: @Sendable (InputFile) -> [String: String]
     /// Where files loaded on earlier runs are looked up, and this run's are recorded; nil: none.
     public var cache: LoadCache?
+    /// The bounds a file must keep to be read (`.flowlens.yml` `limits:`).
+    public var limits: Limits = .default
 
     /// Creates a loader for every source kind FlowLens knows; `%getenv` reads `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -58,9 +60,9 @@ public struct SourceLoader: Sendable {
 
     func strategy(for kind: SourceKind) -> Strategy {
         switch kind {
-        case .declarative: return .perFile(DeclarativeLoader())
-        case .swift: return .batch(SwiftSourcesLoader())
-        case .ruby: return .perFile(ElevateLoader())
+        case .declarative: return .perFile(DeclarativeLoader(limits: limits))
+        case .swift: return .batch(SwiftSourcesLoader(limits: limits))
+        case .ruby: return .perFile(ElevateLoader(limits: limits))
         case .plantUML: return .perFile(PlantUMLLoader(environment: environment))
         }
     }
@@ -77,7 +79,7 @@ public struct SourceLoader: Sendable {
     public func load(files: [InputFile]) -> FlowGraph {
         let texts = ResultSlots<ReadResult>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            texts[index] = Self.read(files[index])
+            texts[index] = Self.read(files[index], maximumBytes: limits.fileBytes)
         }
         var sources: [SourceText] = []
         var unreadable: [Finding] = []
@@ -174,7 +176,12 @@ public struct SourceLoader: Sendable {
         case unreadable(Finding)
     }
 
-    private static func read(_ file: InputFile) -> ReadResult {
+    private static func read(_ file: InputFile, maximumBytes: Int) -> ReadResult {
+        // The per-file budget is checked before reading: a huge file is never loaded into memory.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber, size.intValue > maximumBytes {
+            return .unreadable(.invalidInput("file is larger than \(maximumBytes) bytes (limits.fileBytes), not read",
+                                             at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             return .unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
         }

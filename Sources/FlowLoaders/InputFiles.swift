@@ -59,6 +59,7 @@ public enum InputDiscovery {
         var files: [InputFile] = []
         var findings: [Finding] = []
         var seen = Set<String>()  // resolved real paths, so links and repeated arguments are read once
+        var reportedLinks = Set<String>()  // broken links, reported once however they are reached
 
         func add(_ path: String, explicit: Bool, shownAs given: String? = nil) {
             let shown = displayPath(given ?? path, workingDirectory)
@@ -83,7 +84,15 @@ public enum InputDiscovery {
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = (folder as NSString).appendingPathComponent(name)
                 var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: child, isDirectory: &isDir) else { continue }  // a dangling link
+                guard fm.fileExists(atPath: child, isDirectory: &isDir) else {
+                    // A link to nothing (or to itself): skipped, but one named like a file FlowLens
+                    // reads is reported, or its flows would vanish from the run without a word.
+                    if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true, let problem = brokenLink(child),
+                       reportedLinks.insert(lexicallyNormalised(child)).inserted {
+                        findings.append(.invalidInput(problem, at: SourceLocation(file: displayPath(child, workingDirectory))))
+                    }
+                    continue
+                }
                 if isDir.boolValue {
                     let real = canonicalPath(child)
                     guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
@@ -101,7 +110,10 @@ public enum InputDiscovery {
             let path = given.hasPrefix("/") ? given : (workingDirectory as NSString).appendingPathComponent(given)
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                findings.append(.invalidInput("no such file or folder", at: SourceLocation(file: displayPath(given, workingDirectory))))
+                let link = brokenLink(path)
+                if link == nil || reportedLinks.insert(lexicallyNormalised(path)).inserted {
+                    findings.append(.invalidInput(link ?? "no such file or folder", at: SourceLocation(file: displayPath(given, workingDirectory))))
+                }
                 continue
             }
             if isDir.boolValue {
@@ -113,6 +125,15 @@ public enum InputDiscovery {
         }
         files.sort { $0.displayPath < $1.displayPath }
         return (files, findings)
+    }
+
+    /// Why `path`, which does not resolve to a file, cannot be read, when it is a symbolic link.
+    static func brokenLink(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        if stat(path, &info) != 0, errno == ELOOP { return "symbolic link loop (it points to '\(target)'): not read" }
+        return "broken symbolic link (it points to '\(target)', which does not exist): not read"
     }
 
     /// The canonical absolute path (links, `.` and `..` resolved) that identifies a file or folder, so

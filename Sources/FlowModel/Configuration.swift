@@ -78,6 +78,8 @@ public struct Configuration: Hashable, Sendable {
     public var strict: Bool?
     /// More than this many warnings fail the run.
     public var maxWarnings: Int?
+    /// The bounds on the work done for one file (`limits:`).
+    public var limits: Limits = .default
 
     /// The built-in defaults: every rule at its own severity, every file read.
     public init(baseDirectory: String = ".") {
@@ -95,7 +97,7 @@ public struct Configuration: Hashable, Sendable {
             && a.rules.map(\.1) == b.rules.map(\.1) && a.include == b.include && a.exclude == b.exclude
             && a.overrides == b.overrides && a.plantUMLDefines.map(\.0) == b.plantUMLDefines.map(\.0)
             && a.plantUMLDefines.map(\.1) == b.plantUMLDefines.map(\.1) && a.format == b.format
-            && a.color == b.color && a.strict == b.strict && a.maxWarnings == b.maxWarnings
+            && a.color == b.color && a.strict == b.strict && a.maxWarnings == b.maxWarnings && a.limits == b.limits
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -160,14 +162,14 @@ public enum Glob {
 // MARK: - Codable
 
 /// The configuration as data, in the file's own shape (`version`, `rules`, `include`, `exclude`,
-/// `overrides`, `plantuml: defines`, `output`): what `flowlens dump-config --format json` prints, and
+/// `overrides`, `plantuml: defines`, `output`, `limits`): what `flowlens dump-config --format json` prints, and
 /// what a program can write for `--config`. Files are read by `ConfigurationLoader`, which reports
 /// unknown keys and rule ids with their line and column instead of failing; decoding is strict (an
 /// unknown setting or version is an error). `file` and `baseDirectory` are where a file was found,
 /// not what it says: they are not encoded, and decoding sets them to nil and `.`.
 extension Configuration: Codable {
     private enum Keys: String, CodingKey {
-        case version, rules, include, exclude, overrides, plantuml, output
+        case version, rules, include, exclude, overrides, plantuml, output, limits
     }
     private enum PlantUMLKeys: String, CodingKey { case defines }
     private enum OutputKeys: String, CodingKey { case format, color, strict, maxWarnings }
@@ -208,6 +210,7 @@ extension Configuration: Codable {
                     .map { ($0.stringValue, try defines.decode(String.self, forKey: $0)) }
             }
         }
+        limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? .default
         if container.contains(.output) {
             let output = try container.nestedContainer(keyedBy: OutputKeys.self, forKey: .output)
             format = try output.decodeIfPresent(String.self, forKey: .format)
@@ -251,5 +254,6 @@ extension Configuration: Codable {
         try output.encodeIfPresent(color, forKey: .color)
         try output.encodeIfPresent(strict, forKey: .strict)
         try output.encodeIfPresent(maxWarnings, forKey: .maxWarnings)
+        try container.encode(limits, forKey: .limits)
     }
 }

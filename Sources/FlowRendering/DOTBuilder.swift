@@ -19,6 +19,11 @@ public enum DiagramElement: Hashable, Sendable {
 /// wrote is put into `id`, `URL`, `href` or `tooltip`, which Graphviz 2.4x writes into SVG unescaped;
 /// node names are generated (`s0`, `s1` …) and SVG ids are `step-<index>`.
 public struct DOTBuilder: Sendable {
+    /// Composite states are drawn inside one another (DOT and Mermaid) this many levels deep at most;
+    /// deeper sub-machines are states that say they have their own diagram. The drawing recurses,
+    /// and a machine nested a thousand levels deep overflowed the stack.
+    public static let maximumNestedMachines = 16
+
     /// A flow's diagram: its DOT text, and where each finding drawn on it is marked.
     public struct Diagram: Sendable {
         /// The DOT text.

@@ -370,7 +370,8 @@ struct MermaidMachineWriter {
         var notes: [String] = []
         for (i, step) in flow.steps.enumerated() where !pseudo.contains(i) {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
+            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id),
+               stack.count <= DOTBuilder.maximumNestedMachines {
                 clusters += 1
                 let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed).filter { !$0.hasPrefix("runs the flow") }
                 lines.append("\(indent)state \"\(MermaidBuilder.lines([step.name] + rows))\" as \(id(i)) {")

@@ -262,7 +262,8 @@ struct MachineWriter {
         var anchors: [Int: Anchor] = [:]
         for (i, step) in flow.steps.enumerated() {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id) {
+            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id),
+               stack.count <= DOTBuilder.maximumNestedMachines {
                 let n = clusters
                 for finding in stepFindings { findingMarks[finding] = .node(id: "cluster-\(n)") }
                 if scope.cluster == nil { stepElements[i] = .node(id: "cluster-\(n)") }

@@ -233,9 +233,18 @@ public final class FlowAnalysis: Sendable {
     }
 
     /// A path as a person reads it: `'Validate' → 'Choose mode' —[guest]→ 'Guest name'`.
+    /// A path of more than `describedSteps` steps is described by its first and last steps around
+    /// "… N more steps …": a message stays short however long the flow.
+    public static let describedSteps = 16
+
     public func describe(_ path: [(edge: Edge?, step: Int)]) -> String {
         var text = ""
+        let half = Self.describedSteps / 2
         for (position, element) in path.enumerated() {
+            if path.count > Self.describedSteps, position >= half, position < path.count - half {
+                if position == half { text += " → … \(path.count - 2 * half) more steps …" }
+                continue
+            }
             if position > 0 {
                 if let edge = element.edge, let label = flow.transitions[edge.transition].displayLabel {
                     text += " —[\(label)]→ "
@@ -300,23 +309,85 @@ public final class AnalysisSession {
     private var interfaces: [String: FlowInterface?] = [:]
     private var inProgress = Set<String>()
 
+    /// Flow indices by id, and by name for names that are no flow's id: `FlowGraph.flow(named:)`
+    /// in constant time.
+    private lazy var flowIndex: [String: Int] = {
+        var index: [String: Int] = [:]
+        for (i, flow) in graph.flows.enumerated() where index[flow.id] == nil { index[flow.id] = i }
+        var byName: [String: Int] = [:]
+        for (i, flow) in graph.flows.enumerated() where byName[flow.name] == nil { byName[flow.name] = i }
+        for (name, i) in byName where index[name] == nil { index[name] = i }
+        return index
+    }()
+    /// For each flow id, the flows that run it as a sub-flow and the steps that do: built in one pass,
+    /// so asking for every flow's callers is linear in the number of flows, not quadratic.
+    private lazy var callers: [String: [(caller: Int, steps: [Int])]] = {
+        var callers: [String: [(caller: Int, steps: [Int])]] = [:]
+        for (c, caller) in graph.flows.enumerated() {
+            var stepsByCallee: [String: [Int]] = [:]
+            for (i, step) in caller.steps.enumerated() {
+                guard let ref = step.subflow, let callee = flow(named: ref), callee.id != caller.id else { continue }
+                stepsByCallee[callee.id, default: []].append(i)
+            }
+            for (callee, steps) in stepsByCallee { callers[callee, default: []].append((c, steps)) }
+        }
+        return callers
+    }()
+
     /// Creates a session over `graph`.
     public init(graph: FlowGraph) { self.graph = graph }
 
+    /// The flow with this id, else the first with this name (as `FlowGraph.flow(named:)`).
+    public func flow(named reference: String) -> Flow? { flowIndex[reference].map { graph.flows[$0] } }
+
     /// The analysis of `flow` (computed once).
+    ///
+    /// A flow's analysis needs its sub-flows' interfaces, which need their analyses in turn: done
+    /// recursively, a chain of a thousand sub-flows (A runs B runs C …) overflowed the stack. So the
+    /// sub-flows are analysed first, deepest first, by a loop with its own stack that asks for them in
+    /// the order `FlowAnalysis.init` does and keeps the same flows "in progress": the results are
+    /// those of the recursion, and each `init` finds what it asks for already done.
     public func analysis(of flow: Flow) -> FlowAnalysis {
         if let done = analyses[flow.id] { return done }
+        var stack: [(flow: Flow, next: Int, seenIDs: Set<String>)] = [(flow, 0, [])]
         inProgress.insert(flow.id)
-        let result = FlowAnalysis(flow: flow, session: self)
-        inProgress.remove(flow.id)
-        analyses[flow.id] = result
-        return result
+        while let (current, next, seen) = stack.last {
+            let steps = current.steps
+            var position = next
+            var child: Flow?
+            var seenIDs = seen
+            while position < steps.count, child == nil {
+                let step = steps[position]
+                position += 1
+                // Duplicate step ids are not analysed (as in `FlowAnalysis.init`).
+                guard seenIDs.insert(step.id).inserted, let name = step.subflow, let callee = self.flow(named: name),
+                      interfaces[callee.id] == nil, !inProgress.contains(callee.id) else { continue }
+                if analyses[callee.id] != nil {
+                    _ = interface(of: name)  // analysed already: only its interface is missing
+                    continue
+                }
+                child = callee
+            }
+            stack[stack.count - 1].next = position
+            stack[stack.count - 1].seenIDs = seenIDs
+            if let child {
+                inProgress.insert(child.id)
+                stack.append((child, 0, []))
+                continue
+            }
+            stack.removeLast()
+            analyses[current.id] = FlowAnalysis(flow: current, session: self)
+            inProgress.remove(current.id)
+            // A sub-flow's interface, as `interface(of:)` would have computed it on return.
+            if !stack.isEmpty { _ = interface(of: current.id) }
+        }
+        return analyses[flow.id]!
     }
 
     /// The interface of the flow named `reference` (id or name); nil when it does not exist or is
     /// being analysed further up the stack (a recursive sub-flow contributes no keys).
     public func interface(of reference: String) -> FlowInterface? {
-        guard let flow = graph.flow(named: reference) else { return nil }
+        guard let flow = flow(named: reference) else { return nil }
         if let known = interfaces[flow.id] { return known }
         guard !inProgress.contains(flow.id) else { return nil }
         let analysis = analysis(of: flow)
@@ -346,12 +417,9 @@ public final class AnalysisSession {
     /// caller as outputs): a sub-flow's write of such a key is used.
     public func keysReadByCallers(of flow: Flow) -> Set<String> {
         var keys = Set<String>()
-        for caller in graph.flows where caller.id != flow.id {
-            let callSteps = caller.steps.indices.filter {
-                guard let ref = caller.steps[$0].subflow else { return false }
-                return graph.flow(named: ref)?.id == flow.id
-            }
-            guard !callSteps.isEmpty else { continue }
+        for (index, callSteps) in callers[flow.id] ?? [] {
+            let caller = graph.flows[index]
+            guard caller.id != flow.id else { continue }
             let analysis = analysis(of: caller)
             for call in callSteps { keys.formUnion(analysis.keysReadLater(after: call)) }
             keys.formUnion(caller.outputs.map(\.key))

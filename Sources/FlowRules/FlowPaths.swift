@@ -2,7 +2,11 @@ import FlowModel
 
 /// How many paths a flow has: exact, or a lower bound when there were too many to count.
 public struct PathCount: Hashable, Sendable, CustomStringConvertible {
-    /// The number counted; `Int.max` when the count overflowed.
+    /// Counts stop here: a flow with more paths has `value == saturation` and is "more than 10^18"
+    /// (a long chain of decisions doubles the count at each one and would overflow any integer).
+    public static let saturation = 1_000_000_000_000_000_000
+
+    /// The number counted; `saturation` when there were more.
     public var value: Int
     /// False when `value` is only a lower bound ("at least").
     public var isExact: Bool
@@ -13,8 +17,14 @@ public struct PathCount: Hashable, Sendable, CustomStringConvertible {
         self.isExact = isExact
     }
 
-    /// `12`, or `at least 100000` when not exact.
-    public var description: String { isExact ? "\(value)" : "at least \(value)" }
+    /// Whether the count reached `saturation`: there are more paths than any count shown.
+    public var isSaturated: Bool { value >= Self.saturation }
+
+    /// `12`, `at least 100000` when not exact, `more than 10^18` when saturated.
+    public var description: String {
+        if isSaturated { return "more than 10^18" }
+        return isExact ? "\(value)" : "at least \(value)"
+    }
 }
 
 /// One way through a flow, from an entry step to where it stops.
@@ -138,7 +148,8 @@ public struct FlowPaths: Sendable {
         }
         self.paths = paths
         if acyclic {
-            count = PathCount(value: Self.countAcyclic(entries: entries, successors: successors, isExit: isExit), isExact: true)
+            let counted = Self.countAcyclic(entries: entries, successors: successors, isExit: isExit)
+            count = PathCount(value: counted, isExact: counted < PathCount.saturation)
         } else {
             count = PathCount(value: leaves, isExact: completed)
         }
@@ -171,7 +182,8 @@ public struct FlowPaths: Sendable {
         return true
     }
 
-    /// The number of paths of a flow without loops, by dynamic programming, saturating at `Int.max`.
+    /// The number of paths of a flow without loops, by dynamic programming, saturating at
+    /// `PathCount.saturation`.
     static func countAcyclic(entries: [Int], successors: [[(transition: Int, to: Int)]], isExit: [Bool]) -> Int {
         var memo: [Int: Int] = [:]
         // Post-order, iteratively.
@@ -186,19 +198,14 @@ public struct FlowPaths: Sendable {
                     for option in options where memo[option.to] == nil { stack.append((option.to, false)) }
                 } else {
                     var total = 0
-                    for option in options {
-                        let (sum, overflow) = total.addingReportingOverflow(memo[option.to] ?? 0)
-                        total = overflow ? Int.max : sum
-                    }
+                    for option in options { total = min(total + (memo[option.to] ?? 0), PathCount.saturation) }
                     memo[step] = total
                 }
             }
         }
+        // Each term is at most `saturation` (10^18), so a sum of two cannot overflow before the cap.
         var total = 0
-        for entry in entries {
-            let (sum, overflow) = total.addingReportingOverflow(memo[entry] ?? 0)
-            total = overflow ? Int.max : sum
-        }
+        for entry in entries { total = min(total + (memo[entry] ?? 0), PathCount.saturation) }
         return total
     }
 

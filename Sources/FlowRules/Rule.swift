@@ -68,6 +68,17 @@ public struct RuleContext {
     /// The session, for questions about other flows (sub-flows and their callers).
     public let session: AnalysisSession
 
+    /// The file and lines the flow's own definition covers: computed once, since `placement` asks for
+    /// it on every finding (per finding, it made a flow of 5,000 missing reads quadratic).
+    let flowSpan: (file: String, lines: ClosedRange<Int>)?
+
+    /// The context for the flow `analysis` is of.
+    init(analysis: FlowAnalysis, session: AnalysisSession) {
+        self.analysis = analysis
+        self.session = session
+        flowSpan = Self.span(of: analysis.flow)
+    }
+
     /// The flow.
     public var flow: Flow { analysis.flow }
 
@@ -80,8 +91,7 @@ public struct RuleContext {
         return (" (flow '\(flow.name)', step at \(stepLocation))", related)
     }
 
-    /// The file and lines the flow's own definition covers.
-    var flowSpan: (file: String, lines: ClosedRange<Int>)? {
+    private static func span(of flow: Flow) -> (file: String, lines: ClosedRange<Int>)? {
         guard let file = flow.location?.file else { return nil }
         let lines = ([flow.location] + flow.steps.map(\.location) + flow.transitions.map(\.location))
             .compactMap { $0 }.filter { $0.file == file }.map(\.line)
@@ -159,6 +169,9 @@ public enum RuleRegistry {
 public struct Analyzer: Sendable {
     /// The rules to run.
     public let rules: [any Rule]
+    /// At most this many findings of one rule on one data key in one flow are listed; the rest are
+    /// one summary finding (`Limits.findingsPerKey`).
+    public var findingsPerKey = Limits.default.findingsPerKey
 
     /// An analyzer running `rules` (default: all).
     public init(rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) { self.rules = rules }
@@ -169,7 +182,7 @@ public struct Analyzer: Sendable {
         var findings = graph.loadFindings
         for flow in graph.flows {
             let context = RuleContext(analysis: session.analysis(of: flow), session: session)
-            for rule in rules { findings += rule.check(context) }
+            for rule in rules { findings += Self.grouped(rule.check(context), perKey: findingsPerKey) }
         }
         // Inline suppressions last: they apply to every finding, load findings included.
         let known = Set(RuleRegistry.descriptions.map(\.id))
@@ -178,5 +191,31 @@ public struct Analyzer: Sendable {
         // and sort, so the report never depends on the order of rules or flows.
         var seen = Set<Finding>()
         return findings.filter { seen.insert($0).inserted }.sorted(by: Finding.reportOrder)
+    }
+
+    /// One rule's findings for one flow, with those on a key beyond the first `limit` (in report
+    /// order) replaced by one finding that counts them and names their steps: a flow whose 5,000
+    /// steps all read a missing key gets a report that grows with the flow, not with its paths.
+    static func grouped(_ findings: [Finding], perKey limit: Int) -> [Finding] {
+        let byKey = Dictionary(grouping: findings.indices.filter { findings[$0].key != nil }) { findings[$0].key! }
+        guard byKey.values.contains(where: { $0.count > limit }) else { return findings }
+        var dropped = Set<Int>()
+        var summaries: [Finding] = []
+        for key in byKey.keys.sorted() {
+            let group = byKey[key]!.sorted { Finding.reportOrder(findings[$0], findings[$1]) }
+            guard group.count > limit else { continue }
+            let rest = Array(group.dropFirst(limit))
+            dropped.formUnion(rest)
+            var summary = findings[rest[0]]
+            let steps = rest.compactMap { findings[$0].step }
+            let named = steps.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (steps.count > 10 ? " …" : "")
+            summary.message = "\(rest.count) more like the \(limit) above on '\(key)' in this flow (FlowLens lists \(limit) a key; limits.findingsPerKey)"
+                + (steps.isEmpty ? "" : ", at steps \(named)")
+            summary.related = []
+            summary.path = []
+            summary.edge = nil
+            summaries.append(summary)
+        }
+        return findings.indices.filter { !dropped.contains($0) }.map { findings[$0] } + summaries
     }
 }

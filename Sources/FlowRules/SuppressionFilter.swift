@@ -35,11 +35,12 @@ public enum SuppressionFilter {
             }
         }
         var kept: [Finding] = []
+        // By file, so that many files with suppressions cost linear time, not findings × comments.
+        let coversByFile = Dictionary(grouping: covers.indices) { covers[$0].suppression.location.file }
         for finding in findings {
             guard let location = finding.location else { kept.append(finding); continue }
-            if let index = covers.firstIndex(where: {
-                $0.suppression.location.file == location.file && $0.lines.contains(location.line)
-                    && $0.suppression.rules.contains(finding.rule)
+            if let index = coversByFile[location.file]?.first(where: {
+                covers[$0].lines.contains(location.line) && covers[$0].suppression.rules.contains(finding.rule)
             }) {
                 covers[index].used += 1
             } else {

@@ -15,7 +15,7 @@ extension LoadCache {
         }
         let cache = LoadCache(path: path, toolIdentity: identity)
         if let reason = cache.ignoredReason {
-            FileHandle.standardError.write(Data("flowlens: warning: ignoring the cache '\(path)' (\(reason)); it is rewritten\n".utf8))
+            Output.error("flowlens: warning: ignoring the cache '\(path)' (\(reason)); it is rewritten\n")
         }
         return cache
     }
@@ -26,10 +26,10 @@ extension LoadCache {
         do {
             try save()
         } catch {
-            FileHandle.standardError.write(Data("flowlens: warning: cannot write the cache '\(path ?? "")': \(error.localizedDescription)\n".utf8))
+            Output.error("flowlens: warning: cannot write the cache '\(path ?? "")': \(WriteFailure.cause(of: error))\n")
         }
         let (reused, parsed) = statistics
         let total = reused + parsed
-        FileHandle.standardError.write(Data("cache: reused \(reused) of \(total) file\(total == 1 ? "" : "s")\n".utf8))
+        Output.error("cache: reused \(reused) of \(total) file\(total == 1 ? "" : "s")\n")
     }
 }

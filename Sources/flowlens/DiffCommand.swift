@@ -69,13 +69,13 @@ struct Diff: ParsableCommand {
         } catch let error as DiffError {
             throw CommandFailure(error.description)
         }
-        FileHandle.standardOutput.write(Data(DiffReporter(format: format).report(diff, oldName: old, newName: new).utf8))
+        try Output.write(DiffReporter(format: format).report(diff, oldName: old, newName: new))
         if let output {
             do {
                 let written = try FlowLens.writeDiagrams(of: diff, to: output, format: diagramFormat)
-                FileHandle.standardError.write(Data("wrote \(written.count) diagram\(written.count == 1 ? "" : "s") to \(output)\n".utf8))
+                Output.error("wrote \(written.count) diagram\(written.count == 1 ? "" : "s") to \(output)\n")
             } catch {
-                throw CommandFailure("cannot write the diagrams to '\(output)': \(error)")
+                throw CommandFailure("cannot write the diagrams to '\(output)': \(WriteFailure.cause(of: error))")
             }
         }
         let failing = diff.newFindings.contains { $0.severity == .error || (strict && $0.severity == .warning) }

@@ -80,7 +80,7 @@ struct Explain: ParsableCommand {
         } catch {
             // Unreadable files may be why the flow is not there: say so.
             let invalid = report.findings.filter { $0.rule == RuleID.invalidInput }
-            if !invalid.isEmpty { FileHandle.standardError.write(Data(TextReporter().report(Report(graph: report.graph, findings: invalid)).utf8)) }
+            if !invalid.isEmpty { Output.error(TextReporter().report(Report(graph: report.graph, findings: invalid))) }
             throw CommandFailure(error.description)
         }
         if let diagram {
@@ -90,10 +90,10 @@ struct Explain: ParsableCommand {
                 let data = try Exporter.render(dot, format: Self.diagramFormat(diagram) ?? .dot)
                 try data.write(to: URL(fileURLWithPath: diagram), options: .atomic)
             } catch {
-                throw CommandFailure("cannot write the diagram '\(diagram)': \(error.localizedDescription)")
+                throw CommandFailure("cannot write the diagram '\(diagram)': \(WriteFailure.cause(of: error))")
             }
         }
-        print(format == .json ? explanation.json : explanation.text, terminator: "")
+        try Output.write(format == .json ? explanation.json : explanation.text)
         throw ExitCode(explanation.provenance.isAlwaysSetBeforeRead ? Status.clean : Status.findings)
     }
 }

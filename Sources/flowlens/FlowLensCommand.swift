@@ -87,7 +87,7 @@ struct InputOptions: ParsableArguments {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
             } catch {
-                throw CommandFailure("cannot write the baseline '\(writeBaseline)': \(error.localizedDescription)")
+                throw CommandFailure("cannot write the baseline '\(writeBaseline)': \(WriteFailure.cause(of: error))")
             }
         }
         guard let baseline else { return full }
@@ -158,14 +158,14 @@ struct Check: ParsableCommand {
     func run() throws {
         let report = try input.report()
         let format = self.format
-        FileHandle.standardOutput.write(Data(reporter(for: report).report(report).utf8))
-        if format == .text { FileHandle.standardError.write(Data(TextReporter().summary(report).utf8)) }
+        try Output.write(reporter(for: report).report(report))
+        if format == .text { Output.error(TextReporter().summary(report)) }
         let status = input.status(of: report)
         if let touch, status == Status.clean {
             do {
                 try Data().write(to: URL(fileURLWithPath: touch), options: .atomic)
             } catch {
-                throw CommandFailure("cannot write '\(touch)': \(error.localizedDescription)")
+                throw CommandFailure("cannot write '\(touch)': \(WriteFailure.cause(of: error))")
             }
         }
         throw ExitCode(status)
@@ -208,16 +208,21 @@ struct Export: ParsableCommand {
     func run() throws {
         let report = try input.report()
         let written: [String]
+        var failed = false
         do {
             written = try Exporter(format: format).export(report, to: output)
+        } catch let failure as ExportFailure {
+            // What could be written was; say what could not, after the findings.
+            written = failure.written
+            for item in failure.failures { Output.error("flowlens: error: \(item.description)\n") }
+            failed = true
         } catch {
-            FileHandle.standardError.write(Data("flowlens: error: cannot export to '\(output)': \(error)\n".utf8))
-            throw ExitCode(Status.invalidInputOrUsage)
+            throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error))")
         }
-        FileHandle.standardOutput.write(Data(TextReporter().report(report).utf8))
-        FileHandle.standardError.write(Data(TextReporter().summary(report).utf8))
-        FileHandle.standardError.write(Data("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n".utf8))
-        throw ExitCode(input.status(of: report))
+        try Output.write(TextReporter().report(report))
+        Output.error(TextReporter().summary(report))
+        Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+        throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
     }
 }
 
@@ -248,9 +253,9 @@ struct Rules: ParsableCommand {
                 let hint = Spelling.closest(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
             }
-            print(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description), terminator: "")
+            try Output.write(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))
         } else {
-            print(format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions), terminator: "")
+            try Output.write(format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions))
         }
     }
 }
@@ -287,7 +292,7 @@ struct DumpConfig: ParsableCommand {
         let (configuration, findings) = FlowLens.configuration(for: path, file: config)
         switch format {
         case .yaml:
-            print(configuration.yaml(rules: RuleRegistry.descriptions), terminator: "")
+            try Output.write(configuration.yaml(rules: RuleRegistry.descriptions))
         case .json:
             // Every rule with its effective setting; keys sorted, so the bytes are the same on every run.
             var effective = configuration
@@ -296,10 +301,10 @@ struct DumpConfig: ParsableCommand {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(effective), as: UTF8.self))
+            try Output.write(String(decoding: try encoder.encode(effective), as: UTF8.self) + "\n")
         }
         let problems = Report(graph: FlowGraph(), findings: findings)
-        FileHandle.standardError.write(Data(TextReporter().report(problems).utf8))
+        Output.error(TextReporter().report(problems))
         if problems.hasInvalidInput { throw ExitCode(Status.invalidInputOrUsage) }
     }
 }
@@ -323,9 +328,9 @@ struct Init: ParsableCommand {
         do {
             try Data(Configuration.starter(rules: RuleRegistry.descriptions).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+            throw CommandFailure("cannot write '\(path)': \(WriteFailure.cause(of: error))")
         }
-        FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
+        Output.error("wrote \(path)\n")
     }
 }
 

@@ -114,14 +114,16 @@ struct InputDiscoveryTests {
         #expect(files.first?.displayPath == "alias/r.flow.yaml")
     }
 
-    @Test("a dangling link in a folder is skipped silently")
+    @Test("a dangling link named like a flow file in a folder is reported, not skipped silently (issue 20)")
     func danglingLinkInFolder() throws {
         let tmp = try TempFolder()
         defer { tmp.cleanUp() }
         try tmp.write("a.flow.yaml")
         try tmp.link("gone.flow.yaml", to: tmp("nowhere.flow.yaml"))
+        try tmp.link("gone.txt", to: tmp("nowhere.txt"))
         let (files, findings) = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
-        #expect(findings == [])
+        #expect(findings == [.invalidInput("broken symbolic link (it points to '\(tmp("nowhere.flow.yaml"))', which does not exist): not read",
+                                           at: SourceLocation(file: "gone.flow.yaml"))])
         #expect(files.map(\.displayPath) == ["a.flow.yaml"])
     }
 
@@ -142,7 +144,9 @@ struct InputDiscoveryTests {
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "missing.flow.yaml")),
             Finding.invalidInput("not a file FlowLens reads (expected *.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml)",
                                  at: SourceLocation(file: "README.md")),
-            Finding.invalidInput("no such file or folder", at: SourceLocation(file: "dangling.flow.yaml")),
+            // Found by walking the folder first, and reported once.
+            Finding.invalidInput("broken symbolic link (it points to '\(tmp("nowhere"))', which does not exist): not read",
+                                 at: SourceLocation(file: "dangling.flow.yaml")),
             Finding.invalidInput("no such file or folder", at: SourceLocation(file: "no/such/folder")),
         ]
         #expect(findings == expected)

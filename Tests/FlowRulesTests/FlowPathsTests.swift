@@ -83,7 +83,8 @@ struct FlowPathsTests {
         let paths = FlowPaths(flow: flow, limit: 5)
         #expect(paths.paths.count == 5)
         #expect(paths.count == PathCount(value: 1 << 40, isExact: true))
-        // 70 diamonds overflow: saturated.
+        // 70 diamonds (2^70 paths) overflow any integer: the count saturates at 10^18 and says
+        // "more than", never an exact-looking Int.max.
         var more = flow
         for i in 40..<70 {
             more.steps.removeAll { $0.id == "a\(i)" }
@@ -92,7 +93,25 @@ struct FlowPathsTests {
                                  Transition(from: "b\(i)", to: "a\(i + 1)"), Transition(from: "c\(i)", to: "a\(i + 1)")]
         }
         more.steps.append(Step(id: "a70", kind: .end))
-        #expect(FlowPaths(flow: more, limit: 1).count.value == Int.max)
+        let saturated = FlowPaths(flow: more, limit: 1).count
+        #expect(saturated == PathCount(value: PathCount.saturation, isExact: false))
+        #expect(saturated.isSaturated)
+        #expect(saturated.description == "more than 10^18")
+        // 59 diamonds (2^59 ≈ 5.8 × 10^17) are still counted exactly; 60 are over the cap.
+        var edge = flow
+        for i in 40..<60 {
+            edge.steps.removeAll { $0.id == "a\(i)" }
+            edge.steps += [Step(id: "a\(i)"), Step(id: "b\(i)"), Step(id: "c\(i)")]
+            edge.transitions += [Transition(from: "a\(i)", to: "b\(i)"), Transition(from: "a\(i)", to: "c\(i)"),
+                                 Transition(from: "b\(i)", to: "a\(i + 1)"), Transition(from: "c\(i)", to: "a\(i + 1)")]
+        }
+        var fiftyNine = edge
+        fiftyNine.transitions.removeAll { $0.from == "a59" || $0.from == "b59" || $0.from == "c59" }
+        fiftyNine.steps.removeAll { ["a59", "b59", "c59"].contains($0.id) }
+        fiftyNine.steps.append(Step(id: "a59", kind: .end))
+        #expect(FlowPaths(flow: fiftyNine, limit: 1).count == PathCount(value: 1 << 59, isExact: true))
+        edge.steps.append(Step(id: "a60", kind: .end))
+        #expect(FlowPaths(flow: edge, limit: 1).count.isSaturated)
         // With a loop in the way, counting stops at a budget and says "at least".
         more.transitions.append(Transition(from: "a69", to: "a0"))
         let bounded = FlowPaths(flow: more, limit: 3)

@@ -32,3 +32,38 @@ public func validateWithMermaid(folder: String) throws -> Run? {
     guard try run("/usr/bin/env", ["python3", "-c", probe]).status == 0 else { return nil }
     return try run("/usr/bin/env", ["python3", packageRoot + "/scripts/validate-mermaid.py", folder])
 }
+
+/// Runs `executable` with its standard output sent to the file at `stdoutPath` (such as `/dev/full`),
+/// and collects its standard error.
+public func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot, stdoutPath: String) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    guard let sink = FileHandle(forWritingAtPath: stdoutPath) else { throw CocoaError(.fileNoSuchFile) }
+    defer { try? sink.close() }
+    let err = Pipe()
+    process.standardOutput = sink
+    process.standardError = err
+    try process.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs `executable` with its standard output a pipe whose reading end is already closed: its first
+/// write fails (EPIPE, or SIGPIPE if it does not ignore the signal).
+public func runWithClosedStdout(_ executable: String, _ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe(), err = Pipe()
+    try out.fileHandleForReading.close()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
+}

@@ -1,25 +1,33 @@
 import FlowModel
 import Yams
 
-/// Reads FlowLens's own format (the README, "The declarative format"): YAML, or JSON read as YAML.
+/// Reads FlowLens's own format (the README, "The declarative format"): YAML, or JSON (checked by a
+/// JSON parser, composed by the YAML one, which keeps every node's line and column).
 public struct DeclarativeLoader: FlowLoader {
     /// The format versions this loader reads.
     public static let supportedVersions = [1]
+    /// The bounds a file must keep to be read (alias expansion, nesting).
+    public var limits: Limits
 
     /// Creates the loader.
-    public init() {}
+    public init(limits: Limits = .default) { self.limits = limits }
 
     public func load(_ file: InputFile, contents: String) -> FlowGraph {
         var reader = YAMLReader(file: file.displayPath)
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: contents) else {
+            guard let node = try JSONText.compose(contents, json: file.path.lowercased().hasSuffix(".json"), file: file.displayPath) else {
                 reader.error("empty file: expected 'version: 1' and 'flows:'", at: SourceLocation(file: file.displayPath, line: 1, column: 1))
                 return FlowGraph(loadFindings: reader.findings)
             }
             root = node
+        } catch let problem as JSONText.Problem {
+            return FlowGraph(loadFindings: [problem.finding])
         } catch {
             return FlowGraph(loadFindings: [Self.finding(for: error, file: file.displayPath)])
+        }
+        if let problem = YAMLBudget.check(root, sourceBytes: contents.utf8.count, limits: limits, file: file.displayPath) {
+            return FlowGraph(loadFindings: [problem])
         }
         var parser = DocumentParser(reader: reader)
         let flows = parser.parseDocument(root)
@@ -412,13 +420,34 @@ enum ValueInference {
 
     /// A short, one-line rendering of a literal for diagrams.
     static func display(_ node: Node) -> String {
-        let text: String
-        switch node {
-        case let .scalar(scalar): text = node.tagName == .str ? "\"\(scalar.string)\"" : scalar.string
-        case let .sequence(items): text = "[" + items.map(display).joined(separator: ", ") + "]"
-        case let .mapping(mapping): text = "{" + mapping.map { "\(display($0.key)): \(display($0.value))" }.joined(separator: ", ") + "}"
-        case .alias: text = "*"
-        }
+        let text = rendering(node, upTo: 61)
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+
+    /// The literal as text, stopping once it is longer than `limit` characters: a large value costs
+    /// no more than a short one.
+    private static func rendering(_ node: Node, upTo limit: Int) -> String {
+        switch node {
+        case let .scalar(scalar):
+            let text = String(scalar.string.prefix(max(0, limit)))
+            return node.tagName == .str ? "\"\(text)\"" : text
+        case let .sequence(items):
+            var text = "["
+            for (i, item) in items.enumerated() {
+                if text.count > limit { break }
+                text += (i > 0 ? ", " : "") + rendering(item, upTo: limit - text.count)
+            }
+            return text + "]"
+        case let .mapping(mapping):
+            var text = "{"
+            for (i, pair) in mapping.enumerated() {
+                if text.count > limit { break }
+                text += (i > 0 ? ", " : "") + rendering(pair.key, upTo: limit - text.count)
+                text += ": " + rendering(pair.value, upTo: max(0, limit - text.count))
+            }
+            return text + "}"
+        case .alias:
+            return "*"
+        }
     }
 }

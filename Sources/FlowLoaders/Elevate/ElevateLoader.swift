@@ -41,11 +41,14 @@ import FlowModel
 /// recognisably Elevate (the file has `include Elevate`, or the block has `on_…` callbacks or a
 /// `timeout`): Rake's `task :name do … end` is not an Elevate task.
 public struct ElevateLoader: FlowLoader {
+    /// The bounds a file must keep to be read (interpolation nesting).
+    public var limits: Limits
+
     /// Creates the loader.
-    public init() {}
+    public init(limits: Limits = .default) { self.limits = limits }
 
     public func load(_ file: InputFile, contents: String) -> FlowGraph {
-        var reader = ElevateReader(source: RubySource(file: file.displayPath, text: contents))
+        var reader = ElevateReader(source: RubySource(file: file.displayPath, text: contents, maximumNesting: limits.nesting))
         return reader.read()
     }
 }
@@ -93,6 +96,12 @@ struct ElevateReader {
     private func location(_ index: Int) -> SourceLocation { src.location(index) }
 
     mutating func read() -> FlowGraph {
+        if src.abandoned {
+            // Only a prefix was lexed: its unclosed blocks and any task in it would be false reports.
+            return FlowGraph(loadFindings: src.problems.map {
+                .invalidInput($0.message, at: SourceLocation(file: src.file, line: $0.line, column: $0.column))
+            })
+        }
         reportStructureProblems()
         let launches = findLaunches()
         var tasks: [ElevateTask] = []

@@ -1,3 +1,5 @@
+import FlowModel
+
 /// A token of Ruby source, as far as the Elevate reader needs one: names, literals (whole), operators,
 /// and the line breaks that end statements. Comments and white space are dropped.
 struct RubyToken: Sendable {
@@ -114,22 +116,34 @@ struct RubyLexer {
     private(set) var tokens: [RubyToken] = []
     private(set) var problems: [RubyProblem] = []
     private var pendingHeredocs: [(id: String, indented: Bool, interpolating: Bool, line: Int, column: Int)] = []
+    /// Interpolations recurse (`lexInterpolation` → `lexCode` → `lexQuoted`): their nesting is bounded
+    /// so that no input overflows the stack.
+    private let maximumNesting: Int
+    private var interpolationDepth = 0
+    /// Set when the nesting limit stopped lexing: the rest of the file is not read, and nothing more
+    /// is reported about it.
+    private var abandoned = false
 
-    init(_ text: String) {
+    init(_ text: String, maximumNesting: Int = Limits.default.nesting) {
         s = Array(text.unicodeScalars)
+        self.maximumNesting = maximumNesting
     }
 
     /// Lexes `text`.
-    static func tokenize(_ text: String) -> (tokens: [RubyToken], problems: [RubyProblem]) {
-        var lexer = RubyLexer(text)
+    /// `abandoned`: the nesting limit stopped lexing, so the tokens are only a prefix of the file.
+    static func tokenize(_ text: String, maximumNesting: Int = Limits.default.nesting)
+        -> (tokens: [RubyToken], problems: [RubyProblem], abandoned: Bool)
+    {
+        var lexer = RubyLexer(text, maximumNesting: maximumNesting)
         if lexer.lineStartsBlockComment() { lexer.skipBlockComment() }
-        if lexer.lineIsEndMarker() { return ([], []) }
+        if lexer.lineIsEndMarker() { return ([], [], false) }
         lexer.lexCode(untilClosingBrace: false)
+        if lexer.abandoned { return (lexer.tokens, lexer.problems, true) }
         for heredoc in lexer.pendingHeredocs {
             lexer.problems.append(RubyProblem(message: "heredoc '\(heredoc.id)' is never closed (no line '\(heredoc.id)')",
                                               line: heredoc.line, column: heredoc.column))
         }
-        return (lexer.tokens, lexer.problems)
+        return (lexer.tokens, lexer.problems, false)
     }
 
     // MARK: - Characters
@@ -211,6 +225,15 @@ struct RubyLexer {
     /// Lexes an interpolation `#{ … }` in a string or heredoc; `pos` is at the `#`.
     private mutating func lexInterpolation() {
         let il = line, icol = column, istart = pos
+        guard interpolationDepth < maximumNesting else {
+            problems.append(RubyProblem(message: "string interpolation nested deeper than \(maximumNesting) levels at line \(il)",
+                                        line: il, column: icol))
+            abandoned = true
+            pos = s.count
+            return
+        }
+        interpolationDepth += 1
+        defer { interpolationDepth -= 1 }
         pos += 2
         emit(.interpolationStart, "#{", from: istart, line: il, column: icol)
         lexCode(untilClosingBrace: true)
@@ -534,6 +557,7 @@ struct RubyLexer {
             value.append(c)
             pos += 1
         }
+        if abandoned { return }
         // Unterminated: report it, and go on after the line where it starts.
         let what = kind == .regex ? "regular expression" : "string"
         problems.append(RubyProblem(message: "\(what) is never closed", line: l, column: col))
@@ -619,7 +643,7 @@ struct RubyLexer {
                 if pos < s.count { consumeNewline() }
                 tokensOnLine = 1  // code interpolated in the body never starts a line
             }
-            if !closed {
+            if !closed, !abandoned {
                 problems.append(RubyProblem(message: "heredoc '\(heredoc.id)' is never closed (no line '\(heredoc.id)')",
                                             line: heredoc.line, column: heredoc.column))
             }

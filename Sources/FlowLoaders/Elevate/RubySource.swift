@@ -11,13 +11,16 @@ struct RubySource {
     let openerOfClose: [Int: Int]
     /// Lexer problems (unterminated literals).
     let problems: [RubyProblem]
+    /// The lexer stopped at its nesting limit: the file is not read further, its problems say why.
+    let abandoned: Bool
 
-    init(file: String, text: String) {
+    init(file: String, text: String, maximumNesting: Int = Limits.default.nesting) {
         self.file = file
         scalars = Array(text.unicodeScalars)
-        let lexed = RubyLexer.tokenize(text)
+        let lexed = RubyLexer.tokenize(text, maximumNesting: maximumNesting)
         tokens = lexed.tokens
         problems = lexed.problems
+        abandoned = lexed.abandoned
         structure = RubyBlocks(tokens: tokens)
         var openers: [Int: Int] = [:]
         for block in structure.blocks where block.closed { openers[block.close] = block.open }

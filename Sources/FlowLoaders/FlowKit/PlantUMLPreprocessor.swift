@@ -63,6 +63,11 @@ struct PlantUMLPreprocessor {
     var environmentNamesRead = Set<String>()
     /// Procedures and functions defined by unsupported directives, whose calls are skipped.
     private var unsupportedCalls = Set<String>()
+    /// How deeply an expression may nest `(`, `!` and function calls.
+    var maximumNesting = Limits.default.nesting
+    /// The longest value a variable may hold, in characters: `!$a = $a + $a` on 64 lines would
+    /// otherwise need 2^64 of them.
+    static let maximumValueLength = 1 << 16
 
     init(file: String, environment: [String: String]) {
         self.file = file
@@ -254,7 +259,13 @@ struct PlantUMLPreprocessor {
         }
         guard name.count > 1 else { report("a PlantUML variable needs a name after '$'", at: location); return }
         if onlyIfUnset && variables[name] != nil { return }
-        variables[name] = evaluate(String(rest).trimmingCharacters(in: .whitespaces), at: location)
+        let value = evaluate(String(rest).trimmingCharacters(in: .whitespaces), at: location)
+        guard value.utf8.count <= Self.maximumValueLength else {
+            report("the value of \(name) is longer than \(Self.maximumValueLength) bytes", at: location)
+            variables[name] = ""
+            return
+        }
+        variables[name] = value
     }
 
     /// `!define NAME value`: NAME is replaced by value wherever it appears as a word.
@@ -274,6 +285,11 @@ struct PlantUMLPreprocessor {
         var out = ""
         var i = line.startIndex
         while i < line.endIndex {
+            // Each variable is bounded, but a line may use many: bound the line too.
+            guard out.utf8.count <= Self.maximumValueLength else {
+                report("the line is longer than \(Self.maximumValueLength) bytes once its variables are substituted", at: location)
+                return ""
+            }
             let c = line[i]
             if c == "$" || c == "%" {
                 let nameEnd = line[line.index(after: i)...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_") } ?? line.endIndex
@@ -372,11 +388,13 @@ struct PlantUMLPreprocessor {
     /// The value of a PlantUML expression, as a string (numbers are strings of digits).
     mutating func evaluate(_ text: String, at location: SourceLocation) -> String {
         guard let tokens = tokens(text, at: location) else { return "" }
-        var parser = ExpressionParser(tokens: tokens, environment: environment, variables: variables)
+        var parser = ExpressionParser(tokens: tokens, environment: environment, variables: variables, maximumDepth: maximumNesting)
         let value = parser.parseOr()
         environmentNamesRead.formUnion(parser.environmentNamesRead)
         if let problem = parser.problem ?? (parser.position < tokens.count ? "unexpected text after the expression" : nil) {
-            report("cannot evaluate PlantUML expression '\(text)': \(problem)", at: location)
+            // Quoted in part: a hostile expression can be megabytes long.
+            let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
+            report("cannot evaluate PlantUML expression '\(shown)': \(problem)", at: location)
         }
         return value
     }
@@ -390,11 +408,26 @@ struct PlantUMLPreprocessor {
         var position = 0
         var problem: String?
         var environmentNamesRead = Set<String>()
+        /// Recursive descent: the nesting of `(`, `!` and calls is bounded so that no input can
+        /// overflow the stack.
+        let maximumDepth: Int
+        private var depth = 0
 
-        init(tokens: [Token], environment: [String: String], variables: [String: String]) {
+        init(tokens: [Token], environment: [String: String], variables: [String: String], maximumDepth: Int) {
             self.tokens = tokens
             self.environment = environment
             self.variables = variables
+            self.maximumDepth = maximumDepth
+        }
+
+        /// Enters one level of nesting; false (with the problem set and the rest of the tokens skipped)
+        /// past the limit.
+        private mutating func enter() -> Bool {
+            depth += 1
+            guard depth > maximumDepth else { return true }
+            problem = problem ?? "nested deeper than \(maximumDepth) levels"
+            position = tokens.count
+            return false
         }
 
         private var next: Token? { position < tokens.count ? tokens[position] : nil }
@@ -440,12 +473,20 @@ struct PlantUMLPreprocessor {
             var left = parseUnary()
             while take("+") {
                 let right = parseUnary()
-                if let l = Int(left), let r = Int(right) { left = String(l + r) } else { left += right }
+                if let l = Int(left), let r = Int(right) {
+                    // Overflow concatenates, as for non-numbers, instead of trapping.
+                    let (sum, overflow) = l.addingReportingOverflow(r)
+                    left = overflow ? left + right : String(sum)
+                } else {
+                    left += right
+                }
             }
             return left
         }
 
         mutating func parseUnary() -> String {
+            guard enter() else { return "" }
+            defer { depth -= 1 }
             if take("!") { return truth(parseUnary()) ? "0" : "1" }
             return parsePrimary()
         }

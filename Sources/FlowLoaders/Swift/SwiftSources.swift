@@ -7,13 +7,20 @@ import FlowModel
 /// in one file is added to a flow in another). Each library has a reader over the parsed files; a
 /// new Swift library is one more line in `readers`.
 public struct SwiftSourcesLoader: BatchFlowLoader {
+    /// Creates the loader with the built-in limits.
+    public init() { limits = .default }
+
+    /// The bounds a file must keep to be read.
+    public var limits: Limits
+
     /// Creates the loader.
-    public init() {}
+    public init(limits: Limits) { self.limits = limits }
 
     public func load(_ files: [SourceText]) -> FlowGraph {
-        let parsed = SwiftSources.parse(files)
+        let parsed = SwiftSources.parse(files, limits: limits)
         var graph = FlowGraph()
         for read in SwiftSources.readers { graph.merge(read(parsed)) }
+        graph.loadFindings = parsed.compactMap(\.problem) + graph.loadFindings
         return graph
     }
 }
@@ -33,10 +40,10 @@ enum SwiftSources {
     ]
 
     /// Parses `files` on all cores, in the order given.
-    static func parse(_ files: [SourceText]) -> [ParsedSwiftFile] {
+    static func parse(_ files: [SourceText], limits: Limits = .default) -> [ParsedSwiftFile] {
         let slots = ResultSlots<ParsedSwiftFile>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            slots[i] = ParsedSwiftFile(files[i])
+            slots[i] = ParsedSwiftFile(files[i], limits: limits)
         }
         return files.indices.map { slots[$0]! }
     }

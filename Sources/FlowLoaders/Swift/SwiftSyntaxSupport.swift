@@ -8,11 +8,45 @@ struct ParsedSwiftFile {
     let file: InputFile
     let tree: SourceFileSyntax
     let converter: SourceLocationConverter
+    /// Why the file was not read (nested past `Limits`), an `invalid-input` finding; its `tree` is
+    /// then empty, so no reader walks what could overflow the stack.
+    let problem: Finding?
 
-    init(_ source: SourceText) {
+    init(_ source: SourceText, limits: Limits = .default) {
         file = source.file
-        tree = Parser.parse(source: source.contents)
-        converter = SourceLocationConverter(fileName: source.file.displayPath, tree: tree)
+        let shown = source.file.displayPath
+        if let found = SwiftNesting.check(source.contents, limits: limits) {
+            problem = .invalidInput(found.message, at: FlowModel.SourceLocation(file: shown, line: found.line, column: found.column))
+        } else {
+            // The parser counts `<` and `#if` as nesting too, which the scan does not: a margin, and
+            // a file the parser still stops in is reported rather than read in part.
+            var parser = Parser(source.contents, maximumNestingLevel: 2 * limits.nesting)
+            let parsed = SourceFileSyntax.parse(from: &parser)
+            let converter = SourceLocationConverter(fileName: shown, tree: parsed)
+            func at(_ node: Syntax) -> FlowModel.SourceLocation {
+                let position = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+                return FlowModel.SourceLocation(file: shown, line: position.line, column: position.column)
+            }
+            if parsed.hasMaximumNestingLevelOverflow {
+                // The flag is set on every ancestor of where the parser stopped: follow it down.
+                var node = Syntax(parsed)
+                while let child = node.children(viewMode: SyntaxTreeViewMode.all).first(where: { $0.hasMaximumNestingLevelOverflow }) { node = child }
+                let location = at(node)
+                problem = .invalidInput("nested deeper than \(2 * limits.nesting) levels (brackets, generics and #if) at line \(location.line)",
+                                        at: location)
+            } else if let deep = SwiftNesting.firstNode(deeperThan: limits.syntaxDepth, in: parsed) {
+                let location = at(deep)
+                problem = .invalidInput("syntax nested deeper than \(limits.syntaxDepth) levels at line \(location.line) (a chain of calls this long cannot be read)",
+                                        at: location)
+            } else {
+                problem = nil
+                tree = parsed
+                self.converter = converter
+                return
+            }
+        }
+        tree = Parser.parse(source: "")
+        converter = SourceLocationConverter(fileName: shown, tree: tree)
     }
 
     /// Where `node` starts (after its leading trivia), 1-based, columns in UTF-8 bytes as the Swift

@@ -101,8 +101,13 @@ public struct MissingDataKeyRule: Rule {
                     : "step '\(step.name)' runs flow '\(step.subflow ?? "")', which needs '\(read.key)'"
                 let everWritten = flow.initialData.contains { $0.key == read.key }
                     || (analysis.writers[read.key] ?? []).contains { $0 != i }
-                if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
-                let path = analysis.path(to: i, in: missingPaths[read.key]!)
+                // A key nothing sets is missing on every path: naming one adds nothing, and a path
+                // per read would make the report quadratic in a long flow's length.
+                var path: [(edge: FlowAnalysis.Edge?, step: Int)]?
+                if everWritten {
+                    if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
+                    path = analysis.path(to: i, in: missingPaths[read.key]!)
+                }
                 let message: String
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"

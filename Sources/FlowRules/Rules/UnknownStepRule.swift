@@ -74,7 +74,7 @@ public struct UnknownStepRule: Rule {
                 edge: EdgeReference(from: transition.from, to: transition.to)))
         }
         for step in flow.steps {
-            guard let reference = step.subflow, context.session.graph.flow(named: reference) == nil else { continue }
+            guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
             let names = context.session.graph.flows.map(\.name)
             let suggestion = Spelling.closest(to: reference, in: names).map { "; did you mean '\($0)'?" } ?? ""
             findings.append(context.finding(

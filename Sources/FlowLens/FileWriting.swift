@@ -1,0 +1,92 @@
+import Foundation
+
+/// A file that could not be written: its path and the cause, as one sentence for a person
+/// ("cannot write 'out/Big.svg': no space left on device"), never an `NSError` dump.
+public struct WriteFailure: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The file or folder.
+    public var path: String
+    /// Why, in a few words (the system's own: "permission denied", "file name too long" …).
+    public var cause: String
+
+    /// A failure to write `path`.
+    public init(path: String, cause: String) {
+        self.path = path
+        self.cause = cause
+    }
+
+    public var description: String { "cannot write '\(path)': \(cause)" }
+
+    /// The cause of any error thrown while writing, in words: the POSIX reason when there is one.
+    public static func cause(of error: any Error) -> String {
+        if let failure = error as? WriteFailure { return failure.cause }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))).lowercased() }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        switch CocoaError.Code(rawValue: ns.code) {
+        case .fileWriteOutOfSpace: return "no space left on device"
+        case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+        case .fileWriteInvalidFileName: return "invalid or too long file name"
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
+        case .fileWriteFileExists: return "a file is in the way"
+        default: return ns.localizedDescription
+        }
+    }
+}
+
+/// Writes files so that no reader ever sees half of one: into a temporary file in the same folder,
+/// then renamed into place. The temporary names start with `prefix`, so a later export can remove
+/// what an interrupted one left (`removeStaleTemporaries`).
+public enum AtomicFile {
+    /// The start of every temporary file's name.
+    public static let prefix = ".flowlens-tmp-"
+    /// What Foundation's `Data.write(options: .atomic)` leaves behind when interrupted, which
+    /// FlowLens wrote with before.
+    static let foundationPrefix = ".dat.nosync"
+
+    /// Writes `data` to `path` atomically; the error names the path and the cause.
+    public static func write(_ data: Data, to path: String) throws(WriteFailure) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/" + prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, errno) }
+        var offset = 0
+        let result: Int32 = data.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return 0
+        }
+        if result != 0 || close(fd) != 0 {
+            let code = result != 0 ? result : errno
+            unlink(temporary)
+            throw failure(path, code)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(path, code)
+        }
+    }
+
+    /// Removes the temporary files an interrupted export left in `folder` (FlowLens's, and
+    /// Foundation's from versions that wrote with it). Another export writing into the same folder at
+    /// the same moment could lose a temporary file: exports into one folder are not meant to overlap.
+    public static func removeStaleTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) || name.hasPrefix(foundationPrefix) {
+            unlink((folder as NSString).appendingPathComponent(name))
+        }
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> WriteFailure {
+        WriteFailure(path: path, cause: String(cString: strerror(code)).lowercased())
+    }
+}

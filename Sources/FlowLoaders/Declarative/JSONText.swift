@@ -1,0 +1,114 @@
+import FlowModel
+import Foundation
+import Yams
+
+/// `*.flow.json` files: JSON is checked by a JSON parser, so that every valid JSON document loads
+/// and an invalid one gets JSON's own message, and composed by the YAML parser (JSON is YAML), which
+/// keeps each node's line and column for the findings.
+///
+/// Two things valid in JSON are not in YAML as libyaml reads it: keys over 1,024 characters
+/// (implicit keys are limited) and `\ud83d\ude00` surrogate-pair escapes (what `json.dumps` writes
+/// for characters outside the BMP). For a file that is valid JSON and that YAML rejects, those are
+/// rewritten to their YAML equivalents (`? "key"`, `\U0001F600`) and the result composed: columns
+/// after a rewritten escape or key on the same line are off by two.
+enum JSONText {
+    /// A problem as a thrown error, for `DeclarativeLoader.compose`.
+    struct Problem: Error {
+        let finding: Finding
+    }
+
+    /// The composed document of `contents`, read as JSON when `json` is set.
+    static func compose(_ contents: String, json: Bool, file: String) throws -> Node? {
+        do {
+            return try Yams.compose(yaml: contents)
+        } catch where json {
+            if let problem = problem(contents, file: file) { throw Problem(finding: problem) }
+            return try Yams.compose(yaml: yamlCompatible(contents))
+        }
+    }
+
+    /// JSON's own complaint about `contents`, at the line and column the JSON parser names; nil for
+    /// valid JSON.
+    static func problem(_ contents: String, file: String) -> Finding? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(contents.utf8), options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error.localizedDescription)"
+            var location = SourceLocation(file: file, line: 1, column: 1)
+            if let (line, column) = lineAndColumn(in: text) {
+                location.line = line
+                location.column = column
+            } else if let offset = number(after: "character ", in: text) {
+                location = position(ofUTF8Offset: offset, in: contents, file: file)
+            }
+            let sentence = text.replacingOccurrences(of: #" around (line \d+, column \d+|character \d+)\.?"#, with: "", options: .regularExpression)
+            return .invalidInput("invalid JSON: \(sentence.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))", at: location)
+        }
+    }
+
+    private static func number(after word: String, in text: String) -> Int? {
+        guard let range = text.range(of: word) else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    private static func lineAndColumn(in text: String) -> (Int, Int)? {
+        guard let line = number(after: "line ", in: text), let column = number(after: "column ", in: text) else { return nil }
+        return (line, column)
+    }
+
+    private static func position(ofUTF8Offset offset: Int, in contents: String, file: String) -> SourceLocation {
+        var location = SourceLocation(file: file, line: 1, column: 1)
+        for byte in contents.utf8.prefix(offset) {
+            if byte == UInt8(ascii: "\n") { location.line += 1; location.column = 1 } else if byte & 0xC0 != 0x80 { location.column += 1 }
+        }
+        return location
+    }
+
+    /// Valid JSON made acceptable to libyaml with the same meaning: surrogate pairs as `\U`
+    /// escapes, long keys as explicit `? ` keys, tabs between tokens as spaces (same columns).
+    static func yamlCompatible(_ contents: String) -> String {
+        let s = Array(contents.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= s.count else { return nil }
+            return UInt32(String(String.UnicodeScalarView(s[at..<(at + 4)])), radix: 16)
+        }
+        while i < s.count {
+            let c = s[i]
+            if c == "\t" { out.append(" "); i += 1; continue }
+            guard c == "\"" else { out.append(c); i += 1; continue }
+            // A string: copy it, rewriting surrogate pairs.
+            var literal = String.UnicodeScalarView()
+            var length = 0
+            literal.append(c)
+            i += 1
+            while i < s.count, s[i] != "\"" {
+                if s[i] == "\\", i + 1 < s.count {
+                    if s[i + 1] == "u", let high = hex4(i + 2), (0xD800...0xDBFF).contains(high),
+                       i + 12 <= s.count, s[i + 6] == "\\", s[i + 7] == "u", let low = hex4(i + 8), (0xDC00...0xDFFF).contains(low) {
+                        let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                        literal.append(contentsOf: "\\U".unicodeScalars)
+                        literal.append(contentsOf: String(format: "%08X", value).unicodeScalars)
+                        i += 12
+                    } else {
+                        literal.append(s[i])
+                        literal.append(s[i + 1])
+                        i += 2
+                    }
+                } else {
+                    literal.append(s[i])
+                    i += 1
+                }
+                length += 1
+            }
+            if i < s.count { literal.append(s[i]); i += 1 }
+            var next = i
+            while next < s.count, s[next] == " " || s[next] == "\t" || s[next] == "\n" || s[next] == "\r" { next += 1 }
+            if length > 1_000, next < s.count, s[next] == ":" { out.append(contentsOf: "? ".unicodeScalars) }
+            out.append(contentsOf: literal)
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,146 @@
+import FlowModel
+import SwiftSyntax
+
+/// A cheap scan of a Swift file's brackets before swift-syntax parses it.
+///
+/// swift-syntax's parser and FlowLens's readers recurse once per nesting level, and its look-ahead
+/// (`canParseType` ↔ `canParseCollectionTypeBody`) takes time exponential in the number of square
+/// brackets open at once: `[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]` alone took close to a minute,
+/// and so does `[([([(…1…)])])]` with 18 of each (parentheses between do not help; a closure's `{`
+/// does, the look-ahead never enters one). A file past `Limits.nesting` or `Limits.squareBrackets`
+/// is not parsed; it is an `invalid-input` finding at the bracket that went too deep.
+///
+/// The scan knows what hides brackets: comments (`//`, nested `/* */`), string literals (single and
+/// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses.
+enum SwiftNesting {
+    /// What went too deep, and where (1-based; columns in UTF-8 bytes, as swift-syntax counts them).
+    struct Problem: Equatable {
+        var message: String
+        var line: Int
+        var column: Int
+    }
+
+    private enum Frame {
+        /// `(`, `[` or `{` in code.
+        case bracket(UInt8)
+        /// `\(` inside a string; the string resumes at its `)`.
+        case interpolation(StringKind)
+    }
+
+    /// A string literal being read: `"` or `"""`, with its number of `#`s.
+    private struct StringKind {
+        var multiline: Bool
+        var hashes: Int
+    }
+
+    /// The first nesting problem in `text`, or nil.
+    static func check(_ text: String, limits: Limits) -> Problem? {
+        let bytes = Array(text.utf8)
+        var stack: [Frame] = []
+        var line = 1, lineStart = 0
+        var i = 0
+        var string: StringKind?  // inside a string literal's text
+        var squares: [Int] = []  // for each frame, the `[`s open since the nearest `{` or interpolation
+
+        func problem(_ message: String) -> Problem { Problem(message: message, line: line, column: i - lineStart + 1) }
+        func at(_ offset: Int, _ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
+        func hashes(from offset: Int, count: Int) -> Bool {
+            guard offset + count <= bytes.count else { return false }
+            return bytes[offset..<(offset + count)].allSatisfy { $0 == UInt8(ascii: "#") }
+        }
+
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\n") { line += 1; lineStart = i + 1 }
+            if let kind = string {
+                if c == UInt8(ascii: "\\"), hashes(from: i + 1, count: kind.hashes) {
+                    let after = i + 1 + kind.hashes
+                    if at(after, UInt8(ascii: "(")) {
+                        stack.append(.interpolation(kind))
+                        squares.append(0)
+                        string = nil
+                        if stack.count > limits.nesting { return problem("nested deeper than \(limits.nesting) levels at line \(line)") }
+                        i = after + 1
+                        continue
+                    }
+                    i = after + 1  // an escape: skip the escaped character
+                    continue
+                }
+                let closing = kind.multiline ? at(i, 0x22) && at(i + 1, 0x22) && at(i + 2, 0x22) : c == 0x22
+                if closing, hashes(from: i + (kind.multiline ? 3 : 1), count: kind.hashes) {
+                    i += (kind.multiline ? 3 : 1) + kind.hashes
+                    string = nil
+                    continue
+                }
+                if c == UInt8(ascii: "\n"), !kind.multiline { string = nil }  // unterminated: the parser reports it
+                i += 1
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "/")):
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                continue
+            case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "*")):
+                var depth = 0
+                while i < bytes.count {
+                    if bytes[i] == UInt8(ascii: "\n") { line += 1; lineStart = i + 1 }
+                    if at(i, UInt8(ascii: "/")), at(i + 1, UInt8(ascii: "*")) { depth += 1; i += 2; continue }
+                    if at(i, UInt8(ascii: "*")), at(i + 1, UInt8(ascii: "/")) {
+                        depth -= 1
+                        i += 2
+                        if depth == 0 { break }
+                        continue
+                    }
+                    i += 1
+                }
+                continue
+            case UInt8(ascii: "#"), 0x22:
+                // A string literal, raw (`#"…"#`) or not; `#if` and other `#` words are not strings.
+                var count = 0
+                while at(i + count, UInt8(ascii: "#")) { count += 1 }
+                guard at(i + count, 0x22) else { i += max(count, 1); continue }
+                let multiline = at(i + count + 1, 0x22) && at(i + count + 2, 0x22)
+                string = StringKind(multiline: multiline, hashes: count)
+                i += count + (multiline ? 3 : 1)
+                continue
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                stack.append(.bracket(c))
+                let open = c == UInt8(ascii: "{") ? 0 : (squares.last ?? 0) + (c == UInt8(ascii: "[") ? 1 : 0)
+                squares.append(open)
+                if stack.count > limits.nesting { return problem("nested deeper than \(limits.nesting) levels at line \(line)") }
+                if open > limits.squareBrackets {
+                    return problem("more than \(limits.squareBrackets) square brackets open at once at line \(line)")
+                }
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if case let .interpolation(kind)? = stack.last, c == UInt8(ascii: ")") {
+                    stack.removeLast()
+                    squares.removeLast()
+                    string = kind
+                    i += 1
+                    continue
+                }
+                if !stack.isEmpty {
+                    stack.removeLast()
+                    squares.removeLast()
+                }
+            default:
+                break
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension SwiftNesting {
+    /// The first node deeper than `limit` in `tree`, found without recursion (the point is that a
+    /// recursive walk could overflow the stack).
+    static func firstNode(deeperThan limit: Int, in tree: some SyntaxProtocol) -> Syntax? {
+        var stack: [(node: Syntax, depth: Int)] = [(Syntax(tree), 1)]
+        while let (node, depth) = stack.popLast() {
+            if depth > limit { return node }
+            for child in node.children(viewMode: .all).reversed() { stack.append((child, depth + 1)) }
+        }
+        return nil
+    }
+}

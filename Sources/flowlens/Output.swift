@@ -1,0 +1,40 @@
+import Foundation
+
+/// Standard output and error for the commands.
+///
+/// Foundation's `FileHandle.write(_: Data)` traps on a failed write (`check > /dev/full` crashed), and
+/// `print` drops the failure silently; a closed pipe kills the process with SIGPIPE. Here a failed
+/// write to standard output is a `CommandFailure` (exit 2, one sentence with the cause), and
+/// standard error is best effort: there is nowhere left to report its failure.
+enum Output {
+    /// A closed pipe is an error of the write (EPIPE), reported as such, not a signal that kills
+    /// the process without a word.
+    static func ignoreBrokenPipeSignal() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Writes `text` to standard output, all of it.
+    static func write(_ text: String) throws {
+        if let code = writeAll(text, to: STDOUT_FILENO) {
+            throw CommandFailure("cannot write to standard output: \(String(cString: strerror(code)).lowercased())")
+        }
+    }
+
+    /// Writes `text` to standard error, ignoring failure.
+    static func error(_ text: String) { _ = writeAll(text, to: STDERR_FILENO) }
+
+    /// Nil when every byte was written, else the `errno` of the failure.
+    private static func writeAll(_ text: String, to fd: Int32) -> Int32? {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+}

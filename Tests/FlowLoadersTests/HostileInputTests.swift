@@ -1,0 +1,268 @@
+import Foundation
+import FlowModel
+@testable import FlowLoaders
+import Testing
+
+/// Hostile inputs (issues 16 and 20): each file here crashed, hung or blew up before, and is now an
+/// `invalid-input` finding with its place, found in little time; the realistic files next to them
+/// must still load without one.
+@Suite struct HostileInputTests {
+    private func invalid(_ graph: FlowGraph) -> [Finding] { graph.loadFindings.filter { $0.rule == RuleID.invalidInput } }
+
+    // MARK: Swift
+
+    /// A screen whose flow is built inside many nested calls, `depth` deep, on line 4.
+    private func nestedCalls(_ depth: Int) -> String {
+        """
+        import Flow_iOS
+
+        final class DeepViewController {
+            func run() { Flow().add(operation: wrap(\(String(repeating: "wrap(", count: depth))LoadOp()\(String(repeating: ")", count: depth)))).start() }
+        }
+        """
+    }
+
+    @Test func deeplyNestedSwiftCallsAreInvalidInputNotACrash() {
+        let graph = load([(name: "Deep.swift", text: nestedCalls(4_000))])
+        let findings = invalid(graph)
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("nested deeper than 64 levels at line 4") == true)
+        #expect(findings.first?.location?.file == "Deep.swift")
+        #expect(findings.first?.location?.line == 4)
+    }
+
+    @Test func nestedClosuresAndArraysAreBoundedToo() {
+        let closures = "let handlers = " + String(repeating: "{ ", count: 3_000) + String(repeating: "} ", count: 3_000) + "\n"
+        let tuples = "struct Pairs {\n    let cells = " + String(repeating: "(1, ", count: 500) + "2" + String(repeating: ")", count: 500) + "\n}\n"
+        let arrays = "struct Matrix {\n    let cells = " + String(repeating: "[1, ", count: 500) + "2" + String(repeating: "]", count: 500) + "\n}\n"
+        for (name, text, message) in [("Closures.swift", closures, "nested deeper than 64 levels at line 1"),
+                                      ("Pairs.swift", tuples, "nested deeper than 64 levels at line 2"),
+                                      ("Matrix.swift", arrays, "more than 10 square brackets open at once at line 2")] {
+            let findings = invalid(load([(name: name, text: text)]))
+            #expect(findings.map(\.message) == [message], "\(name)")
+        }
+    }
+
+    /// swift-syntax's look-ahead is exponential in the square brackets open at once: 20 took 51 s,
+    /// and parentheses between them do not help (18 `[(` took 35 s).
+    @Test func nestedSquareBracketsStopBeforeTheParser() {
+        let direct = "enum Fixtures {\n    static let grid = " + String(repeating: "[", count: 24) + "0" + String(repeating: "]", count: 24) + "\n}\n"
+        let mixed = "enum Fixtures {\n    static let pairs = " + String(repeating: "[(", count: 16) + "0" + String(repeating: ")]", count: 16) + "\n}\n"
+        for (text, column) in [(direct, 33), (mixed, 44)] {
+            let findings = invalid(load([(name: "Grid.swift", text: text)]))
+            #expect(findings.count == 1)
+            #expect(findings.first?.message == "more than 10 square brackets open at once at line 2")
+            #expect(findings.first?.location?.column == column)
+        }
+    }
+
+    /// A closure starts the count again: the look-ahead never enters one.
+    @Test func squareBracketsAroundClosuresAreFine() {
+        let text = "let handlers = " + String(repeating: "[{ ", count: 20) + "1" + String(repeating: " }]", count: 20) + "\n"
+        #expect(invalid(load([(name: "Handlers.swift", text: text)])).isEmpty)
+    }
+
+    /// Brackets in strings, comments and interpolations do not count, and ordinary nesting is read.
+    @Test func bracketsInStringsAndCommentsAreNotNesting() {
+        let noise = String(repeating: "(", count: 200) + String(repeating: "[", count: 40)
+        let text = """
+            import Flow_iOS
+
+            // \(noise)
+            /* \(noise) /* nested \(noise) */ */
+            final class QuietViewController {
+                let banner = "\(noise)"
+                let raw = #"\(noise) \\(x"#
+                let block = \"\"\"
+                    \(noise)
+                    \"\"\"
+                let table = [[["a": [1, 2]], ["b": [3]]]]
+                func run() {
+                    Flow()
+                        .setDataBucket(dataBucket: ["title": "\\(banner.count) \\(String(describing: (1, (2, 3))))"])
+                        .add(operation: ShowOp())
+                        .start()
+                }
+            }
+            """
+        let graph = load([(name: "Quiet.swift", text: text)])
+        #expect(invalid(graph).isEmpty, "\(invalid(graph).map(\.message))")
+        #expect(graph.flows.count == 1)
+    }
+
+    /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
+    /// reported, not walked (the readers recurse).
+    @Test func anOverlyLongCallChainIsInvalidInput() {
+        let chain = (0..<1_500).map { "            .add(operation: Step\($0)Op())" }.joined(separator: "\n")
+        let text = "import Flow_iOS\n\nfinal class LongViewController {\n    func run() {\n        Flow()\n\(chain)\n            .start()\n    }\n}\n"
+        let findings = invalid(load([(name: "Long.swift", text: text)]))
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.contains("syntax nested deeper than 2000 levels") == true)
+    }
+
+    @Test func aLongButReasonableChainStillLoads() {
+        let chain = (0..<150).map { "            .add(operation: Step\($0)Op())" }.joined(separator: "\n")
+        let text = "import Flow_iOS\n\nfinal class LongViewController {\n    func run() {\n        Flow()\n\(chain)\n            .start()\n    }\n}\n"
+        let graph = load([(name: "Long.swift", text: text)])
+        #expect(invalid(graph).isEmpty)
+        #expect(graph.flows.first?.steps.count ?? 0 >= 150)
+    }
+
+    @Test func theLimitsAreConfigurable() {
+        var loader = SourceLoader()
+        loader.limits.nesting = 4
+        let text = "let x = f(g(h(i(j(1)))))\n"
+        let graph = loader.load([SourceText(file: InputFile(path: "Small.swift"), contents: text)])
+        #expect(graph.loadFindings.map(\.message) == ["nested deeper than 4 levels at line 1"])
+    }
+
+    // MARK: Ruby
+
+    private func interpolated(_ depth: Int) -> String {
+        var literal = "\"name\""
+        for _ in 0..<depth { literal = "\"<#{\(literal)}>\"" }
+        return """
+            class SyncController < UIViewController
+              include Elevate
+
+              def sync
+                launch(:sync, label: \(literal))
+              end
+            end
+            """
+    }
+
+    @Test func deeplyNestedRubyInterpolationIsInvalidInput() {
+        let graph = load([(name: "sync_controller.rb", text: interpolated(3_000))])
+        let findings = invalid(graph)
+        #expect(findings.count == 1, "\(findings.map { "\($0.location?.line ?? 0) \($0.message)" })")
+        #expect(findings.first?.message == "string interpolation nested deeper than 64 levels at line 5")
+    }
+
+    @Test func moderatelyNestedRubyInterpolationIsRead() {
+        #expect(invalid(load([(name: "sync_controller.rb", text: interpolated(12))])).isEmpty)
+    }
+
+    // MARK: PlantUML preprocessor
+
+    @Test func deepPreprocessorExpressionsAreInvalidInput() {
+        for condition in [String(repeating: "(", count: 5_000) + "1" + String(repeating: ")", count: 5_000),
+                          String(repeating: "!", count: 5_000) + "0",
+                          String(repeating: "%not(", count: 2_000) + "1" + String(repeating: ")", count: 2_000)] {
+            let text = "@startuml\n!if \(condition)\n[*] --> Idle\n!endif\nIdle --> [*]\n@enduml\n"
+            let findings = invalid(load([(name: "Deep.puml", text: text)]))
+            #expect(findings.contains { $0.message.contains("nested deeper than 64 levels") && $0.location?.line == 2 },
+                    "\(findings.map(\.message))")
+        }
+    }
+
+    @Test func preprocessorVariablesCannotDoubleForever() {
+        let doubling = (0..<80).map { _ in "!$label = $label + $label" }.joined(separator: "\n")
+        let text = "@startuml\n!$label = \"ab\"\n\(doubling)\n[*] --> Idle\nIdle --> [*]\n@enduml\n"
+        let findings = invalid(load([(name: "Doubling.puml", text: text)]))
+        #expect(findings.contains { $0.message.contains("longer than 65536 bytes") })
+    }
+
+    @Test func numbersThatOverflowAreJoinedNotATrap() {
+        let text = "@startuml\n!$big = 9223372036854775807 + 1\n!if $big == \"92233720368547758071\"\n[*] --> Idle\nIdle --> [*]\n!endif\n@enduml\n"
+        let graph = load([(name: "Big.puml", text: text)])
+        #expect(invalid(graph).isEmpty)
+        #expect(graph.flows.first?.steps.contains { $0.name == "Idle" } == true)
+    }
+
+    // MARK: YAML and JSON
+
+    @Test func aYAMLAliasBombIsInvalidInput() {
+        var lines = ["version: 1", "flows:", "  - name: Bomb", "    data:", "      grid:", "        value:", "          - &l0 [ok, ok, ok, ok, ok, ok, ok, ok, ok]"]
+        for level in 1...9 {
+            lines.append("          - &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ", ") + "]")
+        }
+        lines += ["    steps:", "      - {id: done, kind: end}"]
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count < 1_000)
+        let findings = invalid(load(text))
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("aliases expand the document past 100000 nodes") == true)
+    }
+
+    @Test func ordinaryAliasesStillLoad() {
+        let text = """
+            version: 1
+            flows:
+              - name: Shared types
+                data:
+                  origin: &address {type: String, value: "Main St 1"}
+                  destination: *address
+                steps:
+                  - &reader {id: route, reads: {origin: String, destination: String}, next: done}
+                  - {id: done, kind: end}
+            """
+        let graph = load(text)
+        #expect(invalid(graph).isEmpty)
+        #expect(graph.flows.first?.initialData.map(\.key) == ["origin", "destination"])
+    }
+
+    @Test func deeplyNestedYAMLValuesAreInvalidInput() {
+        let text = "version: 1\nflows:\n  - name: Deep\n    data:\n      tree: {value: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}\n    steps:\n      - {id: done, kind: end}\n"
+        let findings = invalid(load(text))
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("nested deeper than 64 levels") == true)
+    }
+
+    @Test func validJSONThatYAMLRejectsLoads() throws {
+        let longKey = String(repeating: "k", count: 2_000)
+        let object: [String: Any] = [
+            "version": 1,
+            "flows": [[
+                "name": "Greeting \u{1F600} \u{1F30D}",
+                "data": [longKey: "String"],
+                "steps": [["id": "wave", "reads": [longKey: "String"], "next": "done"], ["id": "done", "kind": "end"]],
+            ]],
+        ]
+        // As Python's json.dumps writes it: every non-ASCII character escaped, as surrogate pairs outside the BMP.
+        var text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\u{1F600}", with: "\\ud83d\\ude00").replacingOccurrences(of: "\u{1F30D}", with: "\\uD83C\\uDF0D")
+        #expect(text.contains("\\ud83d\\ude00"))
+        let graph = load(text, file: "greeting.flow.json")
+        #expect(invalid(graph).isEmpty, "\(invalid(graph).map(\.message))")
+        #expect(graph.flows.first?.name == "Greeting \u{1F600} \u{1F30D}")
+        #expect(graph.flows.first?.initialData.first?.key == longKey)
+    }
+
+    @Test func invalidJSONGetsJSONsMessageAndPlace() {
+        let text = "{\n  \"version\": 1,\n  \"flows\": [\n    {\"name\": \"Broken\", \"steps\": [}]\n  ]\n}\n"
+        let findings = invalid(load(text, file: "broken.flow.json"))
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("invalid JSON") == true || findings.first?.message.hasPrefix("syntax error") == true)
+        #expect(findings.first?.location?.line == 4)
+    }
+
+    // MARK: Files
+
+    @Test func aFileOverTheBudgetIsNotRead() throws {
+        let folder = NSTemporaryDirectory() + "flowlens-budget-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/big.flow.yaml"
+        try Data(("version: 1\nflows:\n" + String(repeating: "# padding\n", count: 200)).utf8).write(to: URL(fileURLWithPath: path))
+        var loader = SourceLoader()
+        loader.limits.fileBytes = 1_000
+        let graph = loader.load(files: [InputFile(path: path, displayPath: "big.flow.yaml")])
+        #expect(graph.loadFindings.map(\.message) == ["file is larger than 1000 bytes (limits.fileBytes), not read"])
+    }
+
+    @Test func brokenAndLoopingLinksNamedLikeFlowFilesAreReported() throws {
+        let folder = NSTemporaryDirectory() + "flowlens-links-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/gone.flow.yaml", withDestinationPath: "missing/gone.flow.yaml")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop.flow.yml", withDestinationPath: "loop.flow.yml")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/notes.txt", withDestinationPath: "nowhere.txt")
+        let (files, findings) = InputDiscovery.discover([folder], workingDirectory: folder)
+        #expect(files.isEmpty)
+        #expect(findings.map { "\($0.location?.file ?? "") \($0.message)" }.sorted() == [
+            "gone.flow.yaml broken symbolic link (it points to 'missing/gone.flow.yaml', which does not exist): not read",
+            "loop.flow.yml symbolic link loop (it points to 'loop.flow.yml'): not read",
+        ])
+    }
+}
