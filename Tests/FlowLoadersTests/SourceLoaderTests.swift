@@ -61,18 +61,20 @@ struct SourceLoaderTests {
         }
     }
 
-    @Test("uniquingFlowIDs: the first keeps its id, later ones get @file; flows without a location keep theirs")
+    @Test("uniquingFlowIDs: the first keeps its id, later ones get @file, then a number (also without a location)")
     func uniquing() {
         let flows = [
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "a.flow.yaml", line: 3, column: 5)),
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "b.flow.yaml", line: 3, column: 5)),
             Flow(id: "y", kind: .declarative, location: SourceLocation(file: "b.flow.yaml", line: 9, column: 5)),
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "c.flow.yaml", line: 3, column: 5)),
+            Flow(id: "x", kind: .declarative, location: SourceLocation(file: "c.flow.yaml", line: 9, column: 5)),
             Flow(id: "x", kind: .reflected),
         ]
-        let unique = SourceLoader.uniquingFlowIDs(flows)
-        #expect(unique.map(\.id) == ["x", "x@b.flow.yaml", "y", "x@c.flow.yaml", "x"])
-        #expect(unique.map(\.name) == ["x", "x", "y", "x", "x"])  // names are untouched
+        var findings: [Finding] = []
+        let unique = SourceLoader.uniquingFlowIDs(&findings, flows)
+        #expect(unique.map(\.id) == ["x", "x@b.flow.yaml", "y", "x@c.flow.yaml", "x@c.flow.yaml#2", "x#2"])
+        #expect(unique.map(\.name) == ["x", "x", "y", "x", "x", "x"])  // names are untouched
     }
 
     @Test("a non-UTF-8 file is one finding at 1:1; the other files still load")
@@ -160,7 +162,8 @@ struct SourceLoaderTests {
     @Test("the test fixtures folder, discovered from the bundle: JSON and YAML define the same ids")
     func fixturesFolder() throws {
         let folder = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).path
-        let graph = SourceLoader().load(paths: [folder], workingDirectory: folder)
+        // (Its `plantuml-corpus/` folder is `PlantUMLCorpusTests`'.)
+        let graph = SourceLoader().load(paths: ["equivalent.flow.json", "equivalent.flow.yaml"], workingDirectory: folder)
         #expect(graph.loadFindings == [])
         #expect(graph.files == ["equivalent.flow.json", "equivalent.flow.yaml"])
         #expect(graph.flows.map(\.id) == ["upload", "notify-seller", "upload@equivalent.flow.yaml", "notify-seller@equivalent.flow.yaml"])

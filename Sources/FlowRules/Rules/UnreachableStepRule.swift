@@ -60,7 +60,14 @@ public struct UnreachableStepRule: Rule {
         let analysis = context.analysis
         // Without a valid start nothing is reachable; `unknown-step` reports the start instead.
         guard !analysis.entries.isEmpty else { return [] }
-        let unreachable = analysis.uniqueSteps.filter { !analysis.reachable.contains($0) }
+        var unreachable = analysis.uniqueSteps.filter { !analysis.reachable.contains($0) }
+        // A plain PlantUML diagram may enter a composite at any inner state, or leave it to an outer one.
+        if context.flow.stateMachine != nil, !context.flow.isFlowKitMachine,
+           let targets = PlantUMLMachines.reachedByCrossingEdges(context.session.graph)[context.flow.id] {
+            let roots = analysis.uniqueSteps.filter { targets.contains(analysis.step($0).id) }
+            let reached = FlowAnalysis.closure(from: roots, next: { analysis.successors[$0].map(\.to) })
+            unreachable.removeAll(where: reached.contains)
+        }
         let unreachableSet = Set(unreachable)
         return unreachable.map { i in
             let step = analysis.step(i)
