@@ -77,6 +77,30 @@ struct SourceLoaderTests {
         #expect(unique.map(\.name) == ["x", "x", "y", "x", "x", "x"])  // names are untouched
     }
 
+    @Test("uniquingFlowIDs: references from the renamed flow's own file follow it (parent, composite step, crossing edge, findings)")
+    func uniquingFollowsReferences() {
+        func machine(_ id: String, _ file: String, line: Int, parent: String? = nil, steps: [Step] = [], transitions: [Transition] = []) -> Flow {
+            Flow(id: id, kind: .flowKit, location: SourceLocation(file: file, line: line, column: 1), steps: steps,
+                 transitions: transitions, parent: parent)
+        }
+        var crossing = Transition(from: "X", to: "A")
+        crossing.crossesInto = "Root"
+        let flows = [
+            machine("Root", "a/S.puml", line: 1, steps: [Step(id: "Sub", kind: .subflow, subflow: "Sub")]),
+            machine("Sub", "a/S.puml", line: 3, parent: "Root"),
+            machine("Root", "b/S.puml", line: 1, steps: [Step(id: "Sub", kind: .subflow, subflow: "Sub")]),
+            machine("Sub", "b/S.puml", line: 5, parent: "Root", transitions: [crossing]),
+        ]
+        var findings = [Finding.invalidInput("x", at: SourceLocation(file: "b/S.puml", line: 6, column: 1), flow: "Sub"),
+                        Finding.invalidInput("y", at: SourceLocation(file: "a/S.puml", line: 4, column: 1), flow: "Sub")]
+        let unique = SourceLoader.uniquingFlowIDs(&findings, flows)
+        #expect(unique.map(\.id) == ["Root", "Sub", "Root@b/S.puml", "Sub@b/S.puml"])
+        #expect(unique.map(\.parent) == [nil, "Root", nil, "Root@b/S.puml"])
+        #expect(unique.map { $0.steps.first?.subflow } == ["Sub", nil, "Sub@b/S.puml", nil])
+        #expect(unique[3].transitions.first?.crossesInto == "Root@b/S.puml")
+        #expect(findings.map(\.flow) == ["Sub@b/S.puml", "Sub"])
+    }
+
     @Test("a non-UTF-8 file is one finding at 1:1; the other files still load")
     func notUTF8() throws {
         let tmp = try TempFolder()

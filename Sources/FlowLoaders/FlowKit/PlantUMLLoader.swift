@@ -149,22 +149,38 @@ public enum PlantUMLText {
     /// The display text of `text` as written in a PlantUML file.
     public static func display(_ text: String) -> String {
         guard text.contains(where: { "\\*/\"_~<%".contains($0) }) else { return text }
-        var result = text.replacing(lineBreak, with: "\n").replacing(tag, with: "")
+        // `~` escapes the character after it (`~**` is two stars): set it aside before the markup goes.
+        // `~~` is itself markup (a wavy underline), not an escape.
+        var protected = ""
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "~", i + 1 < scalars.count {
+                if scalars[i + 1] == "~" {
+                    protected += "~~"
+                } else if let kept = Unicode.Scalar(0xF0000 + scalars[i + 1].value) {
+                    protected.unicodeScalars.append(kept)
+                } else {
+                    protected.unicodeScalars.append(scalars[i + 1])
+                }
+                i += 2
+                continue
+            }
+            protected.unicodeScalars.append(scalars[i])
+            i += 1
+        }
+        var result = protected.replacing(lineBreak, with: "\n").replacing(tag, with: "")
         // `//` in a URL is not italics.
         if !result.contains("://") {
             result = result.replacing(paired) { String($0.output[2].substring!) }
         } else {
             result = result.replacing(paired) { $0.output[1].substring! == "//" ? String($0.output[0].substring!) : String($0.output[2].substring!) }
         }
-        // `~` escapes the character after it (`~**` is two stars).
         var unescaped = ""
-        var escaping = false
-        for c in result {
-            if c == "~" && !escaping { escaping = true; continue }
-            escaping = false
-            unescaped.append(c)
+        for scalar in result.unicodeScalars {
+            let original = scalar.value >= 0xF0000 ? Unicode.Scalar(scalar.value - 0xF0000) ?? scalar : scalar
+            unescaped.unicodeScalars.append(original)
         }
-        if escaping { unescaped.append("~") }
         return unescaped.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,7 +8,11 @@ public struct DeadEndRule: Rule {
         summary: "A step that is not an end has no way on, or no end can be reached from it.",
         rationale: """
             A flow that reaches such a step never finishes: it stops without success or failure, or \
-            loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on.
+            loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on. \
+            A PlantUML state machine with no `--> [*]` at all runs forever on purpose (a firmware main \
+            loop): only its trap states, which no transition leaves, are reported. In a state diagram \
+            not written for FlowKit, an event on a composite state's own edge leaves it from any state \
+            inside, and an edge out of a composite's inside is a way on.
             """,
         triggeringExamples: [
             """
@@ -29,6 +33,19 @@ public struct DeadEndRule: Rule {
                   - {id: wait, next: poll}
                   - {id: done, kind: end}
             """,
+            """
+            ' file: vending.puml
+            @startuml
+            title Vending machine
+            [*] --> Idle
+            Idle : waiting for a coin
+            Idle --> Paid : COIN
+            Paid --> Vending : SELECT
+            Vending --> Idle : DONE
+            Vending --> OutOfOrder : JAM /' finding '/
+            OutOfOrder : call the operator
+            @enduml
+            """,
         ],
         nonTriggeringExamples: [
             """
@@ -48,6 +65,16 @@ public struct DeadEndRule: Rule {
                   - {id: a, next: [{to: ok, when: valid}, {to: failed, otherwise: true}]}
                   - {id: ok, kind: end}
                   - {id: failed, kind: fail}
+            """,
+            """
+            ' file: thermostat.puml
+            @startuml
+            title Thermostat
+            [*] --> Idle
+            Idle : heater off
+            Idle --> Heating : TOO_COLD
+            Heating --> Idle : WARM_ENOUGH
+            @enduml
             """,
         ])
 
