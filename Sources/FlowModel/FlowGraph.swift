@@ -282,7 +282,8 @@ public struct Transition: Hashable, Sendable, Codable {
     public var label: String?
     /// When the transition is taken; nil for an unconditional one.
     public var condition: Condition?
-    /// The type of the value handed to the target, when the source says (`A --> B: T`).
+    /// The type of the value handed to the target, when the definition says (a declared `type:`; never a
+    /// PlantUML label, which is an event).
     public var carriedType: TypeName?
     /// What the transition means.
     public var kind: TransitionKind

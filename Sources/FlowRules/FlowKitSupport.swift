@@ -54,11 +54,7 @@ enum PlantUMLMachines {
     static func runsForever(_ context: RuleContext) -> [Finding]? {
         let flow = context.flow
         guard flow.stateMachine != nil else { return nil }
-        // An event on the composite's own edge leaves it from whichever inner state it is in.
-        if !flow.isFlowKitMachine, let composite = compositeStep(of: flow, in: context.session.graph),
-           composite.flow.transitions.contains(where: { $0.from == composite.step.id && $0.label != nil }) {
-            return []
-        }
+        if leftByEvents(context) { return [] }
         guard !flow.steps.contains(where: { $0.kind == .end }) else { return nil }
         let analysis = context.analysis
         let leaving = Set(flow.transitions.map(\.from))
@@ -112,6 +108,25 @@ enum PlantUMLMachines {
             augmented.steps.append(Step(id: "End", name: "End", kind: .end, location: flow.location))
         }
         return RuleContext(analysis: FlowAnalysis(flow: augmented, session: context.session), session: context.session)
+    }
+
+    /// True for a diagram not written for FlowKit whose machine has no `[*] -->` (a composite used as a
+    /// group, a diagram without an initial state): where it starts is not written, so no state of it
+    /// is known to be unreachable, and its missing start is no dead end.
+    static func startsNowhere(_ flow: Flow) -> Bool {
+        guard flow.stateMachine != nil, !flow.isFlowKitMachine else { return false }
+        let starts = Set(flow.steps.filter { $0.kind == .start }.map(\.id))
+        return !flow.transitions.contains { starts.contains($0.from) }
+    }
+
+    /// True for the inside of a composite state of a diagram not written for FlowKit whose own edges
+    /// carry an event: the event leaves the composite from whichever inner state it is in, so no
+    /// inner state is a trap or stuck.
+    static func leftByEvents(_ context: RuleContext) -> Bool {
+        let flow = context.flow
+        guard flow.stateMachine != nil, !flow.isFlowKitMachine,
+              let composite = compositeStep(of: flow, in: context.session.graph) else { return false }
+        return composite.flow.transitions.contains { $0.from == composite.step.id && $0.label != nil }
     }
 
     /// The composite state (and the flow holding it) whose inside `flow` is.

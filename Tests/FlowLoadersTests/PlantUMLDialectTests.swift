@@ -187,6 +187,44 @@ struct PlantUMLDialectTests {
         #expect(findings([("boot.puml", text)]) == ["boot.puml:6 dead-end"])
     }
 
+    @Test("a plain diagram or composite without `[*] -->` does not say where it starts: nothing in it is unreachable")
+    func noStart() {
+        let text = """
+            @startuml
+            title Settings menu
+            state Display {
+              Brightness --> Contrast : next
+              Contrast --> Brightness : next
+            }
+            Home --> Display : MENU
+            Display --> Home : BACK
+            Home : clock shown
+            Home --> Off : HOLD
+            Off --> [*]
+            @enduml
+            """
+        #expect(findings([("menu.puml", text)]) == [])
+        // With a start, the same group is checked: Contrast is only entered from Brightness, which
+        // nothing enters; Idle's self-loop is no problem, the composite's MENU/BACK events leave it.
+        let started = """
+            @startuml
+            title Settings menu
+            [*] --> Home
+            state Display {
+              [*] --> Idle
+              Idle --> Idle : tick
+              Brightness --> Contrast : next
+              Contrast --> Brightness : next
+            }
+            Home --> Display : MENU
+            Display --> Home : BACK
+            Home --> Off : HOLD
+            Off --> [*]
+            @enduml
+            """
+        #expect(findings([("menu.puml", started)]) == ["menu.puml:7 unreachable-step", "menu.puml:7 unreachable-step"])
+    }
+
     @Test("a half-read machine gets its invalid-input and no graph finding, whatever was cut off")
     func halfRead() throws {
         let truncated = """

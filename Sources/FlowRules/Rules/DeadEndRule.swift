@@ -90,7 +90,7 @@ public struct DeadEndRule: Rule {
         let leaving = Set(context.flow.transitions.map(\.from))
         for i in analysis.uniqueSteps {
             let step = analysis.step(i)
-            guard !step.isExit else { continue }
+            guard !step.isExit, !(step.kind == .start && PlantUMLMachines.startsNowhere(context.flow)) else { continue }
             if !leaving.contains(step.id) {
                 stuck.insert(i)
                 let message = context.flow.isFlowKitMachine && step.kind != .start

@@ -57,6 +57,7 @@ public struct UnreachableStepRule: Rule {
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
+        guard !PlantUMLMachines.startsNowhere(context.flow) else { return [] }
         let written = context.flow.steps.count
         let context = PlantUMLMachines.withCrossingEdges(context)
         let analysis = context.analysis
