@@ -58,9 +58,13 @@ enum PlantUMLMachines {
         guard !flow.steps.contains(where: { $0.kind == .end }) else { return nil }
         let analysis = context.analysis
         let leaving = Set(flow.transitions.map(\.from))
+        let graph = context.session.graph
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
             guard !step.isExit, step.kind != .start, !leaving.contains(step.id), analysis.reachable.contains(i) else { return nil }
+            // A composite whose inside never ends keeps running there: the machine lives inside it.
+            if let inside = step.subflow.flatMap({ id in graph.flows.first { $0.id == id } }),
+               !inside.steps.contains(where: { $0.kind == .end }) { return nil }
             let message = flow.isFlowKitMachine
                 ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
                 : "state '\(step.name)' is a trap: no transition leaves it, so the machine, which otherwise runs without end, stops there for good"

@@ -146,6 +146,42 @@ struct PlantUMLDialectTests {
         #expect(findings([("pump.puml", text)]) == ["pump.puml:10 dead-end", "pump.puml:11 stuck-step"])
     }
 
+    @Test("a machine that lives inside a composite which never ends is not trapped in it")
+    func livesInComposite() {
+        let text = """
+            @startuml
+            [*] --> Operating
+            state Operating {
+              [*] --> Monitoring
+              Monitoring --> Alarming : THRESHOLD
+              Alarming --> Monitoring : ACK
+            }
+            @enduml
+            """
+        #expect(findings([("monitor.puml", text)]) == [])
+        // An inside that ends leaves the composite with nowhere to go: that is a trap.
+        let ending = text.replacingOccurrences(of: "Alarming --> Monitoring : ACK", with: "Alarming --> [*] : ACK")
+        #expect(findings([("monitor.puml", ending)]) == ["monitor.puml:2 dead-end"])
+    }
+
+    @Test("a stereotype after a transition's target applies to the target (`sin2 --> exitA <<exitPoint>>`)")
+    func stereotypeAfterTarget() throws {
+        let text = """
+            @startuml
+            [*] --> Check
+            Check --> Decide <<choice>>
+            Decide --> Approve : [score > 600]
+            Decide --> Reject : [else]
+            Approve --> [*]
+            Reject --> [*]
+            @enduml
+            """
+        let graph = load([("loan.puml", text)])
+        #expect(graph.loadFindings == [])
+        #expect(try #require(graph.flows.first).step("Decide")?.kind == .branch)
+        #expect(findings([("loan.puml", text)]) == [])
+    }
+
     @Test("in a plain diagram, edges into and out of a composite are ordinary: no dead end, loop or unreachable state")
     func crossingInPlainDiagram() {
         let text = """

@@ -294,10 +294,11 @@ struct StateDiagramReader {
     private static let forwardArrow = "x?-+\(arrowStyle)\(arrowDirection)\(arrowStyle)-*>(?:o(?=\\s))?"
     /// `<--`: the same written backwards, the source on the right.
     private static let reverseArrow = "(?:o\\s+)?<-*\(arrowStyle)\(arrowDirection)\(arrowStyle)-+x?"
-    /// A colour after the target (`[*] -> Idle #Yellow`, `A -up-> B #Pink : text`): it paints the target.
-    private static let targetColour = #"(?:\s*#[\w#/\\.|-]+)?"#
+    /// A stereotype and a colour after the target (`[*] -> Idle #Yellow`, `A -up-> B #Pink : text`,
+    /// `sin2 --> exitA <<exitPoint>>`): they apply to the target.
+    private static let targetSuffix = #"(?:\s*<<([^>]*)>>)?(?:\s*#[\w#/\\.|-]+)?"#
     nonisolated(unsafe) private static let transitionPattern = try! Regex(
-        "^(\(endpoint))\\s*(?:(\(forwardArrow))|(\(reverseArrow)))\\s*(\(endpoint))\(targetColour)\\s*(?::(.*))?$")
+        "^(\(endpoint))\\s*(?:(\(forwardArrow))|(\(reverseArrow)))\\s*(\(endpoint))\(targetSuffix)\\s*(?::(.*))?$")
     nonisolated(unsafe) private static let descriptionPattern = try! Regex(#"^("[^"]+"|[\p{L}\p{N}_.]+)\s*:(.*)$"#)
     nonisolated(unsafe) private static let noteLinkPattern = try! Regex(#"^[\p{L}\p{N}_."]+\s*\.{2,}\s*[\p{L}\p{N}_."]+$"#)
     /// The pseudo-states PlantUML draws from a stereotype, what they are in a graph, and their name.
@@ -343,7 +344,7 @@ struct StateDiagramReader {
                 let left = String(output[1].substring!), right = String(output[4].substring!)
                 let reversed = output[3].substring != nil
                 let arrow = String((output[2].substring ?? output[3].substring)!)
-                let label = output[5].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
+                let label = output[6].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
                 // Each name is looked for after the one before it: in `AB --> B`, B is not the B of AB.
                 let leftColumn = line.column(of: left)
                 let arrowColumn = line.column(of: arrow, from: leftColumn + left.utf8.count)
@@ -352,6 +353,9 @@ struct StateDiagramReader {
                     transition(from: right, at: rightColumn, to: left, at: leftColumn, label: label, line: line)
                 } else {
                     transition(from: left, at: leftColumn, to: right, at: rightColumn, label: label, line: line)
+                }
+                if let stereotype = output[5].substring, let index = stateIndex[Self.key(right)] {
+                    applyStereotype(String(stereotype), to: index, at: SourceLocation(file: file, line: line.number, column: rightColumn))
                 }
                 continue
             }
@@ -495,11 +499,7 @@ struct StateDiagramReader {
         while !rest.isEmpty {
             if rest.hasPrefix("<<"), let close = rest.range(of: ">>") {
                 let stereotype = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound].trimmingCharacters(in: .whitespaces).lowercased()
-                let index = resolve(name, at: location)
-                if let pseudo = Self.pseudoStereotypes[stereotype] {
-                    states[index].kind = pseudo.kind
-                    reportForFlowKit("\(pseudo.name) state '\(name)' is not supported by FlowKit: its generator stops on it", at: location)
-                }
+                applyStereotype(stereotype, to: resolve(name, at: location), at: location)
                 rest = rest[close.upperBound...].drop { $0 == " " }
             } else if rest.hasPrefix("#") {
                 rest = rest.drop { $0 != " " && $0 != "{" && $0 != ":" }.drop { $0 == " " }
@@ -528,6 +528,14 @@ struct StateDiagramReader {
             }
             stack.append(states[index].composite!)
         }
+    }
+
+    /// `<<choice>>`, `<<exitPoint>>` …: a pseudo-state PlantUML draws, and FlowKit cannot generate. Any
+    /// other stereotype only styles the state.
+    private mutating func applyStereotype(_ stereotype: String, to index: Int, at location: SourceLocation) {
+        guard let pseudo = Self.pseudoStereotypes[stereotype.trimmingCharacters(in: .whitespaces).lowercased()] else { return }
+        states[index].kind = pseudo.kind
+        reportForFlowKit("\(pseudo.name) state '\(states[index].key)' is not supported by FlowKit: its generator stops on it", at: location)
     }
 
     /// `X: text` — a body line of a state: in a FlowKit machine its first one is the state's context
@@ -605,9 +613,14 @@ struct StateDiagramReader {
         }
     }
 
+    /// A state's key: its name as written, quotes removed.
+    private static func key(_ written: String) -> String {
+        written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2 ? String(written.dropFirst().dropLast()) : written
+    }
+
     /// The state named `written` (quotes removed), created in the current container when first named.
     private mutating func resolve(_ written: String, at location: SourceLocation) -> Int {
-        let key = written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2 ? String(written.dropFirst().dropLast()) : written
+        let key = Self.key(written)
         if let index = stateIndex[key] { return index }
         let machine = stack.last!
         states.append(State(key: key, name: key, machine: machine, location: location))
