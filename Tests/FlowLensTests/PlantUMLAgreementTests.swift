@@ -143,13 +143,28 @@ struct PlantUMLStructure {
         errors = errorText
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         for diagram in json["diagrams"] as? [[String: Any]] ?? [] {
-            let states = diagram["states"] as? [[String: Any]] ?? []
-            func machine(_ parent: Any?) -> String { (parent as? String)?.flowKitTypeName ?? "" }
+            // Concurrent regions are groups PlantUML makes inside a composite, not states: their states
+            // belong to the composite.
+            let all = diagram["states"] as? [[String: Any]] ?? []
+            var regionParent: [String: Any?] = [:]
+            for state in all where state["kind"] as? String == "region" { regionParent[state["name"] as! String] = state["parent"] ?? nil }
+            let states = all.filter { $0["kind"] as? String != "region" }
+            func machine(_ parent: Any?) -> String {
+                var parent = parent as? String
+                while let p = parent, let outer = regionParent[p] { parent = outer as? String }
+                return parent?.flowKitTypeName ?? ""
+            }
             var endpoint: [String: String] = [:]
             for state in states {
                 endpoint[state["name"] as! String] = "\(machine(state["parent"]))/\((state["name"] as! String).flowKitTypeName)"
             }
             for pseudo in diagram["pseudoStates"] as? [[String: Any]] ?? [] {
+                // `X[H]` resumes composite X: FlowLens reads it as an edge to X.
+                if (pseudo["kind"] as? String)?.hasPrefix("history") == true, let owner = pseudo["parent"] as? String,
+                   let composite = endpoint[owner] {
+                    endpoint[pseudo["id"] as! String] = composite
+                    continue
+                }
                 let kind = pseudo["kind"] as? String == "start" ? "Begin" : "End"
                 endpoint[pseudo["id"] as! String] = "\(machine(pseudo["parent"]))/\(kind)"
             }
