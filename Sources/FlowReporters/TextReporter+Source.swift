@@ -54,7 +54,7 @@ extension TextReporter {
         guard colors else { return line(finding) }
         let place = finding.location?.description ?? FlowLensTool.name
         let severity = ANSI.paint(finding.severity.rawValue, ANSI.bold + ANSI.color(finding.severity))
-        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(TextReporter.oneLine(finding.message)) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
+        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(finding.message) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
     }
 
     /// The gutter, the source line and the caret line.

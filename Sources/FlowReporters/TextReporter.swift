@@ -36,13 +36,7 @@ public struct TextReporter: Reporter {
     /// One finding's line, with its newline.
     public func line(_ finding: Finding) -> String {
         let place = finding.location?.description ?? FlowLensTool.name
-        return "\(place): \(finding.severity.rawValue): \(Self.oneLine(finding.message)) [\(finding.rule)]\n"
-    }
-
-    /// A message on one line: a name shown on two lines in a diagram (PlantUML's `Out of\norder`)
-    /// is `Out of order` here, so one finding stays one line.
-    static func oneLine(_ message: String) -> String {
-        message.contains(where: \.isNewline) ? message.split(whereSeparator: \.isNewline).joined(separator: " ") : message
+        return "\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
     }
 
     /// `3 errors, 1 warning in 4 flows (2 files)`.
