@@ -20,7 +20,7 @@ if [ "$status" -gt 2 ]; then
   exit "$status"
 fi
 rm -f output/review/report.json  # the same as output/report.json
-python3 scripts/check-review-page.py output/review/index.html --flow LoginFlow --screenshot output/review/login-flow.png
+python3 scripts/check-review-page.py output/review/index.html --flow "Login Flow" --screenshot output/review/login-flow.png
 # The README's Mermaid examples (output/mermaid/): Markdown pages of a few sample flows.
 rm -rf output/mermaid
 status=0

@@ -122,7 +122,7 @@ public struct SourceLoader: Sendable {
         Self.linkImplementations(&graph)
         // One order for every kind: by file, then position in the file.
         let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        graph.flows = Self.uniquingFlowIDs(graph.flows.enumerated().sorted { a, b in
+        graph.flows = Self.uniquingFlowIDs(&graph.loadFindings, graph.flows.enumerated().sorted { a, b in
             let la = a.element.location, lb = b.element.location
             let fa = order[la?.file ?? ""] ?? Int.max, fb = order[lb?.file ?? ""] ?? Int.max
             if fa != fb { return fa < fb }
@@ -159,8 +159,9 @@ public struct SourceLoader: Sendable {
         var models: [String: ModelType] = [:]
         for model in graph.models where models[model.name] == nil { models[model.name] = model }
         guard !byMachine.isEmpty || !models.isEmpty else { return }
+        defer { FlowKitDialect.markImplemented(&graph.flows) }
         for i in graph.flows.indices where graph.flows[i].kind == .flowKit {
-            graph.flows[i].implementations = byMachine[graph.flows[i].name] ?? []
+            graph.flows[i].implementations = graph.flows[i].stateMachine.flatMap { byMachine[$0.typeName] } ?? []
             for s in graph.flows[i].steps.indices {
                 guard let type = graph.flows[i].steps[s].contentType,
                       let model = models[type.unwrapped.spelling] ?? type.unwrapped.arrayElement.flatMap({ models[$0.spelling] }),
@@ -191,18 +192,41 @@ public struct SourceLoader: Sendable {
         return .text(text)
     }
 
-    /// Flow ids must be unique in a run (reports and file names key on them). A later flow whose id is
-    /// taken gets its file appended: `Checkout@samples/b.flow.yaml`.
-    static func uniquingFlowIDs(_ flows: [Flow]) -> [Flow] {
+    /// Flow ids must be unique in a run (reports, file names and the analysis of each flow key on
+    /// them). A later flow whose id is taken gets its file appended (`Checkout@samples/b.flow.yaml`,
+    /// then `#2`, `#3` … if that is taken too, or has no file), and every reference to it from its own file follows: a
+    /// parent machine's composite step, a sub-machine's `parent`, a crossing edge, and the load
+    /// findings the file's loader attached to it. (Loaders keep ids unique within one file.)
+    static func uniquingFlowIDs(_ findings: inout [Finding], _ flows: [Flow]) -> [Flow] {
         var taken = Set<String>()
-        return flows.map { flow in
+        var renamed: [String: [String: String]] = [:]  // file → old id → new id
+        var flows = flows.map { flow in
             var flow = flow
-            if !taken.insert(flow.id).inserted, let file = flow.location?.file {
-                flow.id = "\(flow.id)@\(file)"
-                taken.insert(flow.id)
+            if !taken.insert(flow.id).inserted {
+                let file = flow.location?.file ?? ""
+                let base = file.isEmpty ? flow.id : "\(flow.id)@\(file)"
+                var candidate = base
+                var n = 2
+                while taken.contains(candidate) { candidate = "\(base)#\(n)"; n += 1 }
+                taken.insert(candidate)
+                renamed[file, default: [:]][flow.id] = candidate
+                flow.id = candidate
             }
             return flow
         }
+        guard !renamed.isEmpty else { return flows }
+        for i in flows.indices {
+            guard let names = renamed[flows[i].location?.file ?? ""] else { continue }
+            func follow(_ id: String?) -> String? { id.map { names[$0] ?? $0 } }
+            flows[i].parent = follow(flows[i].parent)
+            for s in flows[i].steps.indices { flows[i].steps[s].subflow = follow(flows[i].steps[s].subflow) }
+            for t in flows[i].transitions.indices { flows[i].transitions[t].crossesInto = follow(flows[i].transitions[t].crossesInto) }
+        }
+        for i in findings.indices {
+            guard let names = renamed[findings[i].location?.file ?? ""], let flow = findings[i].flow else { continue }
+            findings[i].flow = names[flow] ?? flow
+        }
+        return flows
     }
 }
 

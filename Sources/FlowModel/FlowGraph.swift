@@ -11,7 +11,8 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
     case syrup
     /// An Elevate (Ruby) task.
     case elevate
-    /// A FlowKit PlantUML state machine.
+    /// A PlantUML state machine: one written for FlowKit's generator, or any other PlantUML state
+    /// diagram (`Flow.stateMachine` says which).
     case flowKit = "flowkit"
     /// A flow reflected from live objects.
     case reflected
@@ -281,7 +282,8 @@ public struct Transition: Hashable, Sendable, Codable {
     public var label: String?
     /// When the transition is taken; nil for an unconditional one.
     public var condition: Condition?
-    /// The type of the value handed to the target, when the source says (`A --> B: T`).
+    /// The type of the value handed to the target, when the definition says (a declared `type:`; never a
+    /// PlantUML label, which is an event).
     public var carriedType: TypeName?
     /// What the transition means.
     public var kind: TransitionKind
@@ -356,6 +358,9 @@ public struct Flow: Hashable, Sendable, Codable {
     public var summary: String?
     /// What the loader could not read statically (reported as notes by `unanalyzable-flow`).
     public var limitations: [Limitation] = []
+    /// For a PlantUML state machine (`kind == .flowKit`): its FlowKit type name and whether FlowKit
+    /// generates code from it. Nil for every other kind.
+    public var stateMachine: PlantUMLMachine?
     /// For a FlowKit machine: the Swift types that implement it (adopt `<Name>StateMachine`), when
     /// their sources were loaded in the same run. Empty when none were.
     public var implementations: [MachineImplementation] = []
@@ -391,6 +396,26 @@ public struct Flow: Hashable, Sendable, Codable {
 
     /// The first step with `id`.
     public func step(_ id: String) -> Step? { steps.first { $0.id == id } }
+
+    /// True for a PlantUML state machine that FlowKit generates code from (see `PlantUMLMachine`).
+    public var isFlowKitMachine: Bool { stateMachine?.isFlowKit ?? false }
+}
+
+/// What FlowLens knows of a PlantUML state machine beyond its graph.
+public struct PlantUMLMachine: Hashable, Sendable, Codable {
+    /// The type name FlowKit's generator would give the machine (`Login Flow` → `LoginFlow`), before
+    /// any `@file` a run appends to keep flow ids unique.
+    public var typeName: String
+    /// True when FlowKit generates code from the machine, so that its typing, naming and handler rules
+    /// apply; false for any other state diagram (firmware, backends), whose body lines are descriptions.
+    /// Decided by `FlowKitDialect` in FlowLoaders, in one place.
+    public var isFlowKit: Bool
+
+    /// Creates the description of a machine.
+    public init(typeName: String, isFlowKit: Bool) {
+        self.typeName = typeName
+        self.isFlowKit = isFlowKit
+    }
 }
 
 /// Everything loaded in one run: the flows, the files read, and what the loaders could not read.

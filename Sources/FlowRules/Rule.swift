@@ -153,6 +153,7 @@ public enum RuleRegistry {
         SuppressionWithoutReasonRule.self,
         InvalidConfigurationRule.self,
         ReservedNameRule.self,
+        MachineNameRule.self,
         CrossingTransitionRule.self,
         MissingHandlerRule.self,
         UnimplementedTransitionRule.self,
@@ -176,17 +177,48 @@ public struct Analyzer: Sendable {
     /// An analyzer running `rules` (default: all).
     public init(rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) { self.rules = rules }
 
+    /// The rules that still run on a flow its loader could not read whole: none of their findings can
+    /// come from the part that is missing.
+    static let unaffectedByReadErrors: Set<String> = [
+        InvalidInputRule.description.id, InvalidConfigurationRule.description.id, ReservedNameRule.description.id,
+        MachineNameRule.description.id,
+    ]
+
+    /// The flows a loader could not read whole (an `invalid-input` finding carries their id), with the
+    /// machines nested in them and those they are nested in: the text of one is the text of all. No
+    /// other rule runs on them, so a truncated file is one `invalid-input`, never a `dead-end` or an
+    /// `unreachable-step` on what was half read.
+    static func halfRead(_ graph: FlowGraph) -> Set<String> {
+        let broken = Set(graph.loadFindings.filter { $0.rule == RuleID.invalidInput }.compactMap(\.flow))
+        guard !broken.isEmpty else { return [] }
+        let parents = Dictionary(graph.flows.map { ($0.id, $0.parent) }, uniquingKeysWith: { a, _ in a })
+        func root(_ id: String) -> String {
+            var id = id
+            var seen = Set<String>()
+            while let parent = parents[id] ?? nil, seen.insert(id).inserted { id = parent }
+            return id
+        }
+        let brokenRoots = Set(broken.map(root))
+        return Set(graph.flows.map(\.id).filter { brokenRoots.contains(root($0)) })
+    }
+
     /// The load findings of `graph` plus every rule's findings for every flow, in report order.
     public func analyze(_ graph: FlowGraph) -> [Finding] {
         let session = AnalysisSession(graph: graph)
         var findings = graph.loadFindings
+        let halfRead = Self.halfRead(graph)
         for flow in graph.flows {
             let context = RuleContext(analysis: session.analysis(of: flow), session: session)
-            for rule in rules { findings += Self.grouped(rule.check(context), perKey: findingsPerKey) }
+            for rule in rules where !halfRead.contains(flow.id) || Self.unaffectedByReadErrors.contains(rule.id) {
+                findings += Self.grouped(rule.check(context), perKey: findingsPerKey)
+            }
         }
         // Inline suppressions last: they apply to every finding, load findings included.
         let known = Set(RuleRegistry.descriptions.map(\.id))
         findings = SuppressionFilter.apply(findings, graph.suppressions, knownRules: known)
+        // A suppression in a flow whose rules did not run is not known to be unused.
+        let halfReadFiles = Set(graph.flows.filter { halfRead.contains($0.id) }.compactMap(\.location?.file))
+        findings.removeAll { $0.rule == UnusedSuppressionRule.description.id && halfReadFiles.contains($0.location?.file ?? "") }
         // Deduplicate (two rules never emit the same finding, but a shared sub-flow can repeat one)
         // and sort, so the report never depends on the order of rules or flows.
         var seen = Set<Finding>()

@@ -32,7 +32,7 @@ let plantedDefects: Set<String> = [
     "samples/flowkit/broken/DeadEnd.puml:17 dead-end",
     "samples/flowkit/broken/MissingEnduml.puml:3 invalid-input",
     "samples/flowkit/broken/ReservedName.puml:8 reserved-name",
-    "samples/flowkit/broken/TypeMismatch.puml:8 type-mismatch",
+    "samples/flowkit/broken/TrapState.puml:19 dead-end",
     "samples/flowkit/broken/UnreachableStep.puml:7 unreachable-step",
     "samples/flowkit/broken/UnreachableStep.puml:12 unreachable-step",
     "samples/flowkit/broken/UnsupportedChoice.puml:7 invalid-input",

@@ -96,9 +96,9 @@ struct ExplainAndMermaidCLITests {
             let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + format).sorted()
             let ext = format == "mermaid" ? ".mmd" : ".md"
             #expect(files.filter { $0.hasSuffix(ext) }.count > 50)
-            #expect(files.contains("LoginFlow" + ext) && files.contains("Delivery" + ext))
+            #expect(files.contains("Login-Flow" + ext) && files.contains("Delivery" + ext))  // a FlowKit machine is named by its title
         }
-        let login = try String(contentsOfFile: folder + "/mermaid/LoginFlow.mmd", encoding: .utf8)
+        let login = try String(contentsOfFile: folder + "/mermaid/Login-Flow.mmd", encoding: .utf8)
         #expect(login.hasPrefix("stateDiagram-v2\n"))
         let delivery = try String(contentsOfFile: folder + "/md/Delivery.md", encoding: .utf8)
         #expect(delivery.hasPrefix("# Delivery\n"))

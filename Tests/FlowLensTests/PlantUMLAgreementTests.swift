@@ -1,25 +1,31 @@
 import FlowLens
+import FlowLoaders
+import FlowModel
 import FlowLensTestSupport
 import Foundation
 import Testing
 
-/// FlowLens reads every sample of `samples/flowkit` as PlantUML itself does: the same states in the
-/// same composites, and the same transitions with the same labels. PlantUML's side comes from its own
-/// parser, through `scripts/plantuml-structure.py` (Debian's `plantuml`, installed by bootstrap).
-@Suite("FlowKit samples: FlowLens reads what PlantUML parses")
+/// FlowLens reads every sample of `samples/flowkit`, and every diagram of the PlantUML corpus
+/// (`Tests/FlowLoadersTests/Fixtures/plantuml-corpus`: arrow directions and styles, colours after
+/// targets, `\n` and Creole markup, multi-line descriptions, notes, composites, choices), as PlantUML
+/// itself does: the same states in the same composites with the same display names, the same
+/// descriptions, and the same transitions with the same labels (as shown: markup removed, `\n` a
+/// line break). PlantUML's side comes from its own parser, through `scripts/plantuml-structure.py`
+/// (Debian's `plantuml`, installed by bootstrap).
+@Suite("PlantUML state diagrams: FlowLens reads what PlantUML parses")
 struct PlantUMLAgreementTests {
-    /// Every `.puml` of the samples, with the environments its `%getenv` variables are read under.
-    static let cases: [AgreementCase] = {
-        let root = packageRoot + "/samples/flowkit"
+    /// Every `.puml` of the samples and the corpus, with the environments its `%getenv` variables are read under.
+    static let cases: [AgreementCase] = ["samples/flowkit", "Tests/FlowLoadersTests/Fixtures/plantuml-corpus"].flatMap { folder in
+        let root = packageRoot + "/" + folder
         let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".puml") }.sorted()
         return files.flatMap { file in
             let text = (try? String(contentsOfFile: root + "/" + file, encoding: .utf8)) ?? ""
             var environments: [[String: String]] = [[:]]
             if text.contains("FLOWKIT_PLATFORM") { environments += [["FLOWKIT_PLATFORM": "ios"], ["FLOWKIT_PLATFORM": "android"]] }
-            return environments.map { AgreementCase(file: "samples/flowkit/" + file, environment: $0) }
+            return environments.map { AgreementCase(file: folder + "/" + file, environment: $0) }
         }
-    }()
+    }
 
     @Test("the samples include the machines the comparison is about")
     func samplesPresent() {
@@ -48,6 +54,10 @@ struct PlantUMLAgreementTests {
             }
             #expect(!flows.isEmpty, "no machine read from the block at line \(diagram.line)")
             #expect(Self.states(of: flows) == diagram.states, "states of the block at line \(diagram.line)")
+            #expect(Self.names(of: flows) == diagram.names, "state names of the block at line \(diagram.line)")
+            if flows.allSatisfy({ !$0.isFlowKitMachine }) {
+                #expect(Self.descriptions(of: flows) == diagram.descriptions, "descriptions of the block at line \(diagram.line)")
+            }
             #expect(Self.transitions(of: flows) == diagram.transitions, "transitions of the block at line \(diagram.line)")
         }
         let machines = graph.flows.filter { $0.parent == nil }.count
@@ -58,6 +68,22 @@ struct PlantUMLAgreementTests {
     static func states(of flows: [Flow]) -> [String] {
         flows.flatMap { flow in
             flow.steps.filter { $0.kind != .start && $0.kind != .end }.map { "\(machine(flow))/\(stateID($0.id))" }
+        }.sorted()
+    }
+
+    /// `machine/State = shown name` for every state FlowLens read.
+    static func names(of flows: [Flow]) -> [String] {
+        flows.flatMap { flow in
+            flow.steps.filter { $0.kind != .start && $0.kind != .end }.map { "\(machine(flow))/\(stateID($0.id)) = \($0.name)" }
+        }.sorted()
+    }
+
+    /// `machine/State: line` for every description line of a state of a diagram not written for FlowKit.
+    static func descriptions(of flows: [Flow]) -> [String] {
+        flows.flatMap { flow in
+            flow.steps.flatMap { step in
+                step.details.flatMap { $0.split(separator: "\n") }.map { "\(machine(flow))/\(stateID(step.id)): \($0)" }
+            }
         }.sorted()
     }
 
@@ -89,6 +115,8 @@ struct PlantUMLStructure {
         var line: Int
         var endLine: Int
         var states: [String]
+        var names: [String]
+        var descriptions: [String]
         var transitions: [String]
     }
 
@@ -115,23 +143,48 @@ struct PlantUMLStructure {
         errors = errorText
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         for diagram in json["diagrams"] as? [[String: Any]] ?? [] {
-            let states = diagram["states"] as? [[String: Any]] ?? []
-            func machine(_ parent: Any?) -> String { (parent as? String)?.flowKitTypeName ?? "" }
+            // Concurrent regions are groups PlantUML makes inside a composite, not states: their states
+            // belong to the composite.
+            let all = diagram["states"] as? [[String: Any]] ?? []
+            var regionParent: [String: Any?] = [:]
+            for state in all where state["kind"] as? String == "region" { regionParent[state["name"] as! String] = state["parent"] ?? nil }
+            let states = all.filter { $0["kind"] as? String != "region" }
+            func machine(_ parent: Any?) -> String {
+                var parent = parent as? String
+                while let p = parent, let outer = regionParent[p] { parent = outer as? String }
+                return parent?.flowKitTypeName ?? ""
+            }
             var endpoint: [String: String] = [:]
             for state in states {
                 endpoint[state["name"] as! String] = "\(machine(state["parent"]))/\((state["name"] as! String).flowKitTypeName)"
             }
             for pseudo in diagram["pseudoStates"] as? [[String: Any]] ?? [] {
+                // `X[H]` resumes composite X: FlowLens reads it as an edge to X.
+                if (pseudo["kind"] as? String)?.hasPrefix("history") == true, let owner = pseudo["parent"] as? String,
+                   let composite = endpoint[owner] {
+                    endpoint[pseudo["id"] as! String] = composite
+                    continue
+                }
                 let kind = pseudo["kind"] as? String == "start" ? "Begin" : "End"
                 endpoint[pseudo["id"] as! String] = "\(machine(pseudo["parent"]))/\(kind)"
             }
             let transitions = (diagram["transitions"] as? [[String: Any]] ?? []).map { t -> String in
                 let from = endpoint[t["from"] as! String] ?? "?\(t["from"]!)"
                 let to = endpoint[t["to"] as! String] ?? "?\(t["to"]!)"
-                return "\(from) -> \(to)" + ((t["label"] as? String).map { " : \($0.trimmingCharacters(in: .whitespaces))" } ?? "")
+                // As a person reads it: markup removed, `\n` a line break (PlantUML parses `\n` already).
+                let label = (t["label"] as? String).map(PlantUMLText.display).flatMap { $0.isEmpty ? nil : $0 }
+                return "\(from) -> \(to)" + (label.map { " : \($0)" } ?? "")
+            }
+            let names = states.map { state in
+                "\(endpoint[state["name"] as! String]!) = \(PlantUMLText.display(state["display"] as? String ?? state["name"] as! String))"
+            }
+            let descriptions = states.flatMap { state in
+                (state["description"] as? [String] ?? []).map(PlantUMLText.display).flatMap { $0.split(separator: "\n") }
+                    .map { "\(endpoint[state["name"] as! String]!): \($0)" }
             }
             diagrams.append(Diagram(line: diagram["line"] as! Int, endLine: diagram["endLine"] as! Int,
                                     states: states.map { endpoint[$0["name"] as! String]! }.sorted(),
+                                    names: names.sorted(), descriptions: descriptions.sorted(),
                                     transitions: transitions.sorted()))
         }
     }

@@ -102,10 +102,11 @@ struct PlantUMLMachineTests {
         #expect(graph.flows.map(\.id) == ["LoginFlow", "CreateAccount"])
 
         let root = try machine(graph, "LoginFlow")
-        #expect(root.name == "LoginFlow")
+        #expect(root.name == "Login Flow")  // the title as written; the id is FlowKit's type name
         #expect(root.kind == .flowKit)
+        #expect(root.stateMachine == PlantUMLMachine(typeName: "LoginFlow", isFlowKit: true))
         #expect(root.location == pos(1, 1))
-        #expect(root.summary == "Login Flow")
+        #expect(root.summary == nil)
         #expect(root.parent == nil)
         #expect(root.entries == ["Begin"])
         #expect(root.inputType == TypeName("Void"))
@@ -116,12 +117,12 @@ struct PlantUMLMachineTests {
                                                loc(login, "CreateAccount"), loc(login, "ForgotPass"), loc(login, "[*]: OAuthToken")])
         #expect(edges(root) == [
             "Begin -> Prompt",
-            "Prompt -> Authenticate : Credentials carries Credentials",
+            "Prompt -> Authenticate : Credentials",
             "Prompt -> CreateAccount",
             "Prompt -> ForgotPass : submit",
-            "CreateAccount -> Authenticate : Credentials carries Credentials",
+            "CreateAccount -> Authenticate : Credentials",
             "ForgotPass -> Prompt",
-            "Authenticate -> Prompt : String carries String",
+            "Authenticate -> Prompt : String",
             "Authenticate -> End : OAuthToken",
         ])
         #expect(root.transitions.map(\.location) == [pos(3, 1), pos(5, 1), pos(6, 1), pos(7, 1), pos(16, 1), pos(17, 1),
@@ -140,7 +141,7 @@ struct PlantUMLMachineTests {
         #expect(steps(sub) == ["Begin start String?", "EnterInfo state String?", "Submit state Credentials", "End end Credentials"])
         #expect(sub.steps.map(\.location) == [pos(9, 5), pos(9, 13), loc(login, "Submit:"), loc(login, "[*]: Credentials")])
         #expect(sub.steps.map(\.location) == [pos(9, 5), pos(9, 13), pos(11, 19), pos(13, 16)])
-        #expect(edges(sub) == ["Begin -> EnterInfo", "EnterInfo -> Submit : Credentials carries Credentials", "Submit -> End : Credentials"])
+        #expect(edges(sub) == ["Begin -> EnterInfo", "EnterInfo -> Submit : Credentials", "Submit -> End : Credentials"])
         #expect(sub.transitions.map(\.location) == [pos(9, 5), pos(11, 5), pos(13, 5)])
     }
 
@@ -149,6 +150,7 @@ struct PlantUMLMachineTests {
         let text = """
             @startuml
             [*] --> Home
+            Home: Void
             Home --> Wizard
             state Wizard {
               [*] --> Step1: Draft
@@ -229,7 +231,7 @@ struct PlantUMLMachineTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         #expect(graph.flows.map(\.id) == ["Login"])
-        #expect(steps(try machine(graph, "Login")) == ["Begin start Void", "Later state Void"])
+        #expect(steps(try machine(graph, "Login")) == ["Begin start nil", "Later state nil"])
     }
 
     @Test("a composite with a display name: the machine is named by its code, the step shows the display name")
@@ -245,7 +247,8 @@ struct PlantUMLMachineTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         #expect(graph.flows.map(\.id) == ["Login", "CreateAccount"])
-        #expect(steps(try machine(graph, "Login")) == ["Begin start Void", "CreateAccount subflow Void 'Create an account' -> CreateAccount"])
+        #expect(steps(try machine(graph, "Login")) == ["Begin start nil", "CreateAccount subflow nil 'Create an account' -> CreateAccount"])
+        #expect(try machine(graph, "CreateAccount").name == "Create an account")
     }
 }
 
@@ -253,13 +256,13 @@ struct PlantUMLMachineTests {
 
 @Suite("PlantUML loader: titles")
 struct PlantUMLTitleTests {
-    @Test("`title Login Flow` names the machine LoginFlow and is kept as its summary")
+    @Test("`title Login Flow` gives the machine the id LoginFlow (FlowKit's type name) and the name Login Flow")
     func title() throws {
         let graph = loadPUML("@startuml\ntitle Login Flow\n[*] --> A\n@enduml\n", file: "other.puml")
         let flow = try #require(graph.flows.first)
         #expect(flow.id == "LoginFlow")
-        #expect(flow.name == "LoginFlow")
-        #expect(flow.summary == "Login Flow")
+        #expect(flow.name == "Login Flow")
+        #expect(flow.stateMachine?.typeName == "LoginFlow")
         #expect(flow.location == pos(1, 1, file: "other.puml"))
     }
 
@@ -277,7 +280,7 @@ struct PlantUMLTitleTests {
     func titleSpelling() throws {
         let graph = loadPUML("@startuml\ntitle  login-flow_v2 screen \n[*] --> A\n@enduml\n")
         #expect(graph.flows.map(\.id) == ["Loginflowv2screen"])
-        #expect(graph.flows.first?.summary == "login-flow_v2 screen")
+        #expect(graph.flows.first?.name == "login-flow_v2 screen")
     }
 
     @Test("a title written after the states still names the machine")
@@ -300,7 +303,8 @@ struct PlantUMLTitleTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         #expect(graph.flows.map(\.id) == ["CheckoutFlow"])
-        #expect(steps(try #require(graph.flows.first)) == ["Begin start Void", "A state Void"])
+        #expect(steps(try #require(graph.flows.first)) == ["Begin start nil", "A state nil"])
+        #expect(graph.flows.map(\.name) == ["Checkout Flow"])
         let closed = loadPUML("@startuml\ntitle\nOne\nendtitle\n[*] --> A\n@enduml\n")
         #expect(closed.flows.map(\.id) == ["One"])
     }
@@ -330,8 +334,10 @@ struct PlantUMLTitleTests {
             """
         let graph = loadPUML(text)
         #expect(graph.reported == [])
-        #expect(graph.flows.map(\.id) == ["LoginFlow", "LoginFlow@Login.puml", "Other"])
-        #expect(graph.flows.map(\.name) == ["LoginFlow", "LoginFlow", "Other"])
+        // Two machines of one file with one name are two flows.
+        #expect(graph.flows.map(\.id) == ["LoginFlow", "LoginFlow#2", "Other"])
+        #expect(graph.flows.map(\.name) == ["Login Flow", "Login Flow", "Other"])
+        #expect(graph.flows.map { $0.stateMachine?.typeName } == ["LoginFlow", "LoginFlow", "Other"])
         #expect(graph.flows.map(\.location) == [pos(1, 1), pos(6, 1), pos(10, 1)])
         #expect(graph.flows.map { $0.steps.map(\.id) } == [["Begin", "A"], ["Begin", "B"], ["Begin", "C"]])
     }
@@ -384,11 +390,11 @@ struct PlantUMLTransitionTests {
         #expect(flow.transitions[14].location == pos(16, 11))
     }
 
-    @Test("a reversed arrow with a label: B <-- A : T is A → B carrying T")
+    @Test("a reversed arrow with a label: B <-- A : T is A → B labelled T")
     func reversedWithLabel() throws {
         let text = "@startuml\n[*] --> A\nB <-- A : Credentials\nA <- B : back\n@enduml\n"
         let flow = try #require(loadPUML(text).flows.first)
-        #expect(edges(flow) == ["Begin -> A", "A -> B : Credentials carries Credentials", "B -> A : back"])
+        #expect(edges(flow) == ["Begin -> A", "A -> B : Credentials", "B -> A : back"])
         #expect(flow.transitions.map(\.location) == [pos(2, 1), pos(3, 7), pos(4, 6)])
     }
 
@@ -400,11 +406,12 @@ struct PlantUMLTransitionTests {
         #expect(flow.transitions.map(\.location) == [pos(2, 1), pos(3, 1), pos(4, 1)])
     }
 
-    @Test("labels: a type is the type the edge carries; an event name is only a label")
+    @Test("labels between states are events, never types (also in a FlowKit machine); [*] edges type Begin and End")
     func labels() throws {
         let text = """
             @startuml
             [*] --> Prompt: String?
+            Prompt: String?
             Prompt --> Auth: Credentials
             Prompt --> List : [Item]
             Prompt --> Maybe: String?
@@ -422,24 +429,27 @@ struct PlantUMLTransitionTests {
         let flow = try #require(graph.flows.first)
         #expect(flow.inputType == TypeName("String?"))
         #expect(flow.outputType == TypeName("OAuthToken"))
+        #expect(flow.isFlowKitMachine)
         #expect(edges(flow) == [
             "Begin -> Prompt : String?",
-            "Prompt -> Auth : Credentials carries Credentials",
-            "Prompt -> List : [Item] carries [Item]",
-            "Prompt -> Maybe : String? carries String?",
+            "Prompt -> Auth : Credentials",
+            "Prompt -> List : [Item]",
+            "Prompt -> Maybe : String?",
             "Prompt -> Help : submit",
             "Prompt -> Retry : on success",
-            "Prompt -> Pair : (String, Int) carries (String,Int)",
-            "Prompt -> Jobs : Promise<[JobItem]> carries Promise<[JobItem]>",
+            "Prompt -> Pair : (String, Int)",
+            "Prompt -> Jobs : Promise<[JobItem]>",
             "Prompt -> Cancel : Cancel the order",
             "Prompt -> Empty",
             "Auth -> End : OAuthToken",
         ])
+        // The edge carries its target's context type: Auth takes Void whatever the label says.
+        #expect(flow.step("Auth")?.contentType == TypeName("Void"))
         #expect(flow.step("Begin")?.contentType == TypeName("String?"))
         #expect(flow.step("End")?.contentType == TypeName("OAuthToken"))
     }
 
-    @Test("`[*] --> X: T` types Begin (the first such label wins); `X --> [*]: T` types End")
+    @Test("in a FlowKit machine `[*] --> X: T` types Begin (the first `[*] -->` only); `X --> [*]: T` types End")
     func beginAndEndLabels() throws {
         let text = """
             @startuml
@@ -447,41 +457,55 @@ struct PlantUMLTransitionTests {
             [*] --> B: Cart
             A --> [*]: Receipt
             B --> [*]: Refund
+            A: Order
             @enduml
             """
         let flow = try #require(loadPUML(text).flows.first)
         #expect(flow.inputType == TypeName("Order"))
         #expect(flow.outputType == TypeName("Receipt"))
-        #expect(steps(flow) == ["Begin start Order", "A state Void", "B state Void", "End end Receipt"])
+        #expect(steps(flow) == ["Begin start Order", "A state Order", "B state Void", "End end Receipt"])
+        // The first edge from [*] has no label: the input is Void, a later label does not count.
+        let unlabelled = try #require(loadPUML("@startuml\n[*] --> A\n[*] --> B: Cart\nA: Order\nB: Cart\n@enduml\n").flows.first)
+        #expect(unlabelled.inputType == TypeName("Void"))
+        #expect(unlabelled.step("Begin")?.contentType == TypeName("Void"))
         #expect(flow.steps.map(\.location) == [pos(2, 1), pos(2, 9), pos(3, 9), pos(4, 7)])
         #expect(edges(flow) == ["Begin -> A : Order", "Begin -> B : Cart", "A -> End : Receipt", "B -> End : Refund"])
     }
 
-    @Test("a label on a [*] edge that is not a type is reported: FlowKit would generate it as a type")
+    @Test("in a FlowKit machine a label on a [*] edge that is not a type is reported; in any other diagram it is an event")
     func proseOnPseudoStateEdges() throws {
         let text = """
             @startuml
             [*] --> A: start here
             A --> [*]: all done
+            A: Order
             @enduml
             """
         let graph = loadPUML(text)
         #expect(graph.reported == [
-            invalid(pos(2, 1), "the label 'start here' on an edge from [*] is the machine's input type for FlowKit, and is not a type"),
+            invalid(pos(2, 1), "the label 'start here' on the first edge from [*] is the machine's input type for FlowKit, and is not a type"),
             invalid(pos(3, 7), "the label 'all done' on an edge into [*] is the machine's output type for FlowKit, and is not a type"),
         ])
+        #expect(graph.loadFindings.map(\.flow) == ["Login", "Login"])
         let flow = try #require(graph.flows.first)
         #expect(flow.inputType == TypeName("Void"))
         #expect(flow.outputType == TypeName("Void"))
         #expect(edges(flow) == ["Begin -> A : start here", "A -> End : all done"])
+
+        let plain = loadPUML("@startuml\n[*] --> A: power on\nA --> [*]: shutdown\nA : motor running\n@enduml\n")
+        #expect(plain.reported == [])
+        let machine = try #require(plain.flows.first)
+        #expect(!machine.isFlowKitMachine)
+        #expect(machine.inputType == nil && machine.outputType == nil)
+        #expect(edges(machine) == ["Begin -> A : power on", "A -> End : shutdown"])
     }
 
     @Test("[*] as a source is Begin; as a target End; `[*] --> [*]` and an edge out of [*] as End are not transitions")
     func pseudoStates() throws {
         let text = "@startuml\n[*] --> A\nA --> [*]\n@enduml\n"
         let flow = try #require(loadPUML(text).flows.first)
-        #expect(steps(flow) == ["Begin start Void", "A state Void", "End end Void"])
-        #expect(flow.outputType == TypeName("Void"))
+        #expect(steps(flow) == ["Begin start nil", "A state nil", "End end nil"])  // no body line: not typed
+        #expect(flow.outputType == nil)
         #expect(edges(flow) == ["Begin -> A", "A -> End"])
     }
 }
@@ -525,7 +549,7 @@ struct PlantUMLStateTests {
         #expect(flow.step("EnterInfo")?.location == pos(14, 23))
     }
 
-    @Test("a prose description (`Idle : waiting for input`) is reported at its text; the state's type is then unknown")
+    @Test("a prose description (`Idle : waiting for input`) makes the diagram a plain one: its body lines are descriptions")
     func proseDescription() throws {
         let text = """
             @startuml
@@ -537,12 +561,11 @@ struct PlantUMLStateTests {
             @enduml
             """
         let graph = loadPUML(text)
-        #expect(graph.reported == [
-            invalid(pos(3, 8), "the context type of state 'Idle' is 'waiting for input', which is not a type: FlowKit reads a state's first description line as its context type"),
-            invalid(pos(6, 14), "the context type of state 'Busy' is 'doing the work', which is not a type: FlowKit reads a state's first description line as its context type"),
-        ])
+        #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
-        #expect(steps(flow) == ["Begin start Void", "Idle state nil", "Busy state nil"])
+        #expect(!flow.isFlowKitMachine)
+        #expect(steps(flow) == ["Begin start nil", "Idle state nil", "Busy state nil"])
+        #expect(flow.steps.map(\.details) == [[], ["waiting for input", "String"], ["doing the work"]])
     }
 
     @Test("a description line names a state when it is first: the state is located there")
@@ -583,7 +606,7 @@ struct PlantUMLStateTests {
         #expect(edges(flow).contains("Review -> End_state"))
         #expect(edges(flow).contains("End_state -> End"))
         // `sign-up` is not a PlantUML state name.
-        #expect(graph.reported == [invalid(pos(7, 1), "PlantUML line not understood as part of a FlowKit state machine: 'create_account --> sign-up'")])
+        #expect(graph.reported == [invalid(pos(7, 1), "PlantUML line not understood as part of a state machine: 'create_account --> sign-up'")])
     }
 
     @Test("`state X` declares a state where it is written; stereotypes that only colour a state are ignored")
@@ -599,7 +622,7 @@ struct PlantUMLStateTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
-        #expect(steps(flow) == ["Begin start Void", "Idle state Void", "Busy state Void", "T state Void 't'"])
+        #expect(steps(flow) == ["Begin start nil", "Idle state nil", "Busy state nil", "T state nil 't'"])
         #expect(flow.steps.map(\.location) == [pos(5, 1), pos(2, 7), pos(3, 7), pos(4, 7)])
     }
 }
@@ -698,7 +721,7 @@ struct PlantUMLLayoutTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
-        #expect(steps(flow) == ["Begin start Void", "A state Void", "End end Void"])
+        #expect(steps(flow) == ["Begin start nil", "A state nil", "End end nil"])
         #expect(edges(flow) == ["Begin -> A", "A -> End"])
     }
 
@@ -749,7 +772,7 @@ struct PlantUMLLayoutTests {
         #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
         #expect(flow.location == pos(6, 1))
-        #expect(steps(flow) == ["Begin start Void", "A state Void", "B state Void", "C state Void"])
+        #expect(steps(flow) == ["Begin start nil", "A state nil", "B state nil", "C state nil"])
         #expect(edges(flow) == ["Begin -> A", "A -> B", "B -> C"])
         #expect(flow.transitions.map(\.location) == [pos(10, 1), pos(14, 1), pos(16, 1)])
     }
@@ -796,7 +819,7 @@ struct PlantUMLLayoutTests {
         #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
         #expect(flow.id == "Login")
-        #expect(steps(flow) == ["Begin start Void", "A state Void", "End end Void"])
+        #expect(steps(flow) == ["Begin start nil", "A state nil", "End end nil"])
     }
 }
 
@@ -823,7 +846,7 @@ struct PlantUMLPreprocessorTests {
         #expect(ios.reported == [])
         let flow = try #require(ios.flows.first)
         #expect(flow.id == "Loginios")
-        #expect(flow.summary == "Login ios")
+        #expect(flow.name == "Login ios")
         #expect(edges(flow) == ["Begin -> Start", "Start -> FaceID"])
         #expect(flow.step("FaceID")?.location == pos(6, 11))
 
@@ -1069,7 +1092,7 @@ struct PlantUMLPreprocessorTests {
 
 @Suite("PlantUML loader: invalid input")
 struct PlantUMLInvalidInputTests {
-    @Test("choice, fork, join and history are reported at their line; the rest of the file is read")
+    @Test("in a FlowKit machine choice, fork, join and history are reported at their line; the rest of the file is read")
     func pseudoStates() throws {
         let text = """
             @startuml
@@ -1086,6 +1109,7 @@ struct PlantUMLInvalidInputTests {
             B --> Outer[H]
             B --> ==Sync==
             B --> C
+            A: Order
             @enduml
             """
         let graph = loadPUML(text)
@@ -1098,10 +1122,19 @@ struct PlantUMLInvalidInputTests {
             invalid(pos(12, 7), "history state Outer[H] is not supported by FlowKit: its generator stops on it"),
             invalid(pos(13, 7), "synchronization bar ==Sync== (a fork or join) is not supported by FlowKit: its generator stops on it"),
         ])
+        #expect(Set(graph.loadFindings.map(\.flow)) == ["Login"])
         let flow = try #require(graph.flows.first)
-        #expect(steps(flow) == ["Begin start Void", "Pick branch Void", "A state Void", "B state Void", "F branch Void",
-                                "J branch Void", "C state Void"])
-        #expect(edges(flow) == ["Begin -> Pick", "Pick -> A : yes", "Pick -> B", "A -> F", "F -> J", "B -> C"])
+        #expect(steps(flow) == ["Begin start Void", "Pick branch Void", "A state Order", "B state Void", "F parallel Void",
+                                "J join Void", "Outer state Void", "Sync join Void", "C state Void"])
+        // Read as PlantUML draws them: `[H*] -->` starts the machine again, `Outer[H]` re-enters Outer,
+        // a bar is a join; a bare `[H]` outside any composite leads nowhere.
+        #expect(edges(flow) == ["Begin -> Pick", "Pick -> A : yes", "Pick -> B", "A -> F", "F -> J", "Begin -> B",
+                                "B -> Outer", "B -> Sync", "B -> C"])
+
+        // The same shapes in a diagram not written for FlowKit are ordinary PlantUML.
+        let plain = loadPUML(text.replacingOccurrences(of: "A: Order", with: "A : waits for the user"))
+        #expect(plain.reported == [])
+        #expect(try #require(plain.flows.first).steps.map(\.kind) == [.start, .branch, .state, .state, .parallel, .join, .state, .join, .state])
     }
 
     @Test("a concurrent region separator inside a composite is reported")
@@ -1118,10 +1151,11 @@ struct PlantUMLInvalidInputTests {
             }
             @enduml
             """
-        let graph = loadPUML(text)
+        #expect(loadPUML(text).reported == [])  // ordinary PlantUML
+        let graph = loadPUML(text.replacingOccurrences(of: "[*] --> Active", with: "[*] --> Active\nActive: Session"))
         #expect(graph.reported == [
-            invalid(pos(5, 3), "concurrent regions ('--') are not supported by FlowKit: its generator reads one region per state"),
-            invalid(pos(7, 3), "concurrent regions ('||') are not supported by FlowKit: its generator reads one region per state"),
+            invalid(pos(6, 3), "concurrent regions ('--') are not supported by FlowKit: its generator reads one region per state"),
+            invalid(pos(8, 3), "concurrent regions ('||') are not supported by FlowKit: its generator reads one region per state"),
         ])
         #expect(edges(try machine(graph, "Active")) == ["Begin -> X", "Begin -> Y", "Begin -> Z"])
     }
@@ -1131,8 +1165,8 @@ struct PlantUMLInvalidInputTests {
         let text = "@startuml\n[*] --> A\n  this is not plantuml\nA -> \n@enduml\n"
         let graph = loadPUML(text)
         #expect(graph.reported == [
-            invalid(pos(3, 3), "PlantUML line not understood as part of a FlowKit state machine: 'this is not plantuml'"),
-            invalid(pos(4, 1), "PlantUML line not understood as part of a FlowKit state machine: 'A ->'"),
+            invalid(pos(3, 3), "PlantUML line not understood as part of a state machine: 'this is not plantuml'"),
+            invalid(pos(4, 1), "PlantUML line not understood as part of a state machine: 'A ->'"),
         ])
         #expect(graph.flows.first?.steps.map(\.id) == ["Begin", "A"])
     }
@@ -1150,6 +1184,7 @@ struct PlantUMLInvalidInputTests {
         let text = "@startuml\n[*] --> A\nstate \"Sign up\" as S {\n  [*] --> X\n@enduml\n"
         let graph = loadPUML(text)
         #expect(graph.reported == [invalid(pos(3, 20), "state block 'Sign up' opened at line 3 is not closed with '}'")])
+        #expect(graph.loadFindings.map(\.flow) == ["S"])
         #expect(graph.flows.map(\.id) == ["Login", "S"])
         #expect(edges(try machine(graph, "S")) == ["Begin -> X"])
     }
@@ -1159,6 +1194,7 @@ struct PlantUMLInvalidInputTests {
         let text = "' header\n@startuml\n[*] --> A\nA --> B\n"
         let graph = loadPUML(text)
         #expect(graph.reported == [invalid(pos(2, 1), "@startuml at line 2 has no @enduml")])
+        #expect(graph.loadFindings.map(\.flow) == ["Login"])  // the machine it could not read whole
         #expect(graph.flows.first?.steps.map(\.id) == ["Begin", "A", "B"])
     }
 
@@ -1302,19 +1338,19 @@ struct PlantUMLFileTests {
             Start --> Password
             !endif
             !include other.puml
-            Idle : waiting for input
+            Idle => Busy
             @enduml
             """
         for newline in ["\r\n", "\r"] {
             let graph = loadPUML(text.replacingOccurrences(of: "\n", with: newline), environment: ["PLATFORM": "ios"])
             #expect(graph.reported == [
                 invalid(pos(11, 1), "unsupported PlantUML directive '!include': FlowLens cannot know what it adds to the diagram"),
-                invalid(pos(12, 8), "the context type of state 'Idle' is 'waiting for input', which is not a type: FlowKit reads a state's first description line as its context type"),
+                invalid(pos(12, 1), "PlantUML line not understood as part of a state machine: 'Idle => Busy'"),
             ])
             let flow = try #require(graph.flows.first)
             #expect(flow.location == pos(2, 1))
             #expect(edges(flow) == ["Begin -> Start", "Start -> FaceID"])
-            #expect(flow.steps.map(\.location) == [pos(5, 1), pos(5, 9), pos(7, 11), pos(12, 1)])
+            #expect(flow.steps.map(\.location) == [pos(5, 1), pos(5, 9), pos(7, 11)])
         }
     }
 

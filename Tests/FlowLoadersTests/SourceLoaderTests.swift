@@ -61,18 +61,44 @@ struct SourceLoaderTests {
         }
     }
 
-    @Test("uniquingFlowIDs: the first keeps its id, later ones get @file; flows without a location keep theirs")
+    @Test("uniquingFlowIDs: the first keeps its id, later ones get @file, then a number (also without a location)")
     func uniquing() {
         let flows = [
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "a.flow.yaml", line: 3, column: 5)),
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "b.flow.yaml", line: 3, column: 5)),
             Flow(id: "y", kind: .declarative, location: SourceLocation(file: "b.flow.yaml", line: 9, column: 5)),
             Flow(id: "x", kind: .declarative, location: SourceLocation(file: "c.flow.yaml", line: 3, column: 5)),
+            Flow(id: "x", kind: .declarative, location: SourceLocation(file: "c.flow.yaml", line: 9, column: 5)),
             Flow(id: "x", kind: .reflected),
         ]
-        let unique = SourceLoader.uniquingFlowIDs(flows)
-        #expect(unique.map(\.id) == ["x", "x@b.flow.yaml", "y", "x@c.flow.yaml", "x"])
-        #expect(unique.map(\.name) == ["x", "x", "y", "x", "x"])  // names are untouched
+        var findings: [Finding] = []
+        let unique = SourceLoader.uniquingFlowIDs(&findings, flows)
+        #expect(unique.map(\.id) == ["x", "x@b.flow.yaml", "y", "x@c.flow.yaml", "x@c.flow.yaml#2", "x#2"])
+        #expect(unique.map(\.name) == ["x", "x", "y", "x", "x", "x"])  // names are untouched
+    }
+
+    @Test("uniquingFlowIDs: references from the renamed flow's own file follow it (parent, composite step, crossing edge, findings)")
+    func uniquingFollowsReferences() {
+        func machine(_ id: String, _ file: String, line: Int, parent: String? = nil, steps: [Step] = [], transitions: [Transition] = []) -> Flow {
+            Flow(id: id, kind: .flowKit, location: SourceLocation(file: file, line: line, column: 1), steps: steps,
+                 transitions: transitions, parent: parent)
+        }
+        var crossing = Transition(from: "X", to: "A")
+        crossing.crossesInto = "Root"
+        let flows = [
+            machine("Root", "a/S.puml", line: 1, steps: [Step(id: "Sub", kind: .subflow, subflow: "Sub")]),
+            machine("Sub", "a/S.puml", line: 3, parent: "Root"),
+            machine("Root", "b/S.puml", line: 1, steps: [Step(id: "Sub", kind: .subflow, subflow: "Sub")]),
+            machine("Sub", "b/S.puml", line: 5, parent: "Root", transitions: [crossing]),
+        ]
+        var findings = [Finding.invalidInput("x", at: SourceLocation(file: "b/S.puml", line: 6, column: 1), flow: "Sub"),
+                        Finding.invalidInput("y", at: SourceLocation(file: "a/S.puml", line: 4, column: 1), flow: "Sub")]
+        let unique = SourceLoader.uniquingFlowIDs(&findings, flows)
+        #expect(unique.map(\.id) == ["Root", "Sub", "Root@b/S.puml", "Sub@b/S.puml"])
+        #expect(unique.map(\.parent) == [nil, "Root", nil, "Root@b/S.puml"])
+        #expect(unique.map { $0.steps.first?.subflow } == ["Sub", nil, "Sub@b/S.puml", nil])
+        #expect(unique[3].transitions.first?.crossesInto == "Root@b/S.puml")
+        #expect(findings.map(\.flow) == ["Sub@b/S.puml", "Sub"])
     }
 
     @Test("a non-UTF-8 file is one finding at 1:1; the other files still load")
@@ -160,7 +186,8 @@ struct SourceLoaderTests {
     @Test("the test fixtures folder, discovered from the bundle: JSON and YAML define the same ids")
     func fixturesFolder() throws {
         let folder = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil)).path
-        let graph = SourceLoader().load(paths: [folder], workingDirectory: folder)
+        // (Its `plantuml-corpus/` folder is `PlantUMLCorpusTests`'.)
+        let graph = SourceLoader().load(paths: ["equivalent.flow.json", "equivalent.flow.yaml"], workingDirectory: folder)
         #expect(graph.loadFindings == [])
         #expect(graph.files == ["equivalent.flow.json", "equivalent.flow.yaml"])
         #expect(graph.flows.map(\.id) == ["upload", "notify-seller", "upload@equivalent.flow.yaml", "notify-seller@equivalent.flow.yaml"])

@@ -75,7 +75,7 @@ struct MermaidTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".puml") || $0.hasSuffix(".swift") }.sorted()
         let graph = load(try files.map { ($0, try String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) })
         let findings = Analyzer().analyze(graph)
-        let login = try #require(graph.flows.first { $0.name == "LoginFlow" })
+        let login = try #require(graph.flows.first { $0.id == "LoginFlow" })
         let text = MermaidBuilder().diagrams(for: login, findings: findings, flows: graph.flows)[0].text
         #expect(text.hasPrefix("stateDiagram-v2\n"))
         #expect(text.contains("as s4 {"))  // CreateAccount holds its machine

@@ -66,7 +66,7 @@ struct ReporterTests {
         let notDeclarative: Set = ["invalid-input", "unmatched-case", "nested-case", "unknown-operation", "stuck-step",
                                    "unanalyzable-flow", "content-never-set", "ui-access-in-task",
                                    "unused-suppression", "suppression-without-reason", "invalid-configuration",
-                                   "reserved-name", "crossing-transition", "missing-handler", "unimplemented-transition"]
+                                   "reserved-name", "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"]
         #expect(rules == Set(RuleRegistry.descriptions.map(\.id)).subtracting(notDeclarative))
     }
 

@@ -48,7 +48,7 @@ struct RuleExampleTests {
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
                         "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
                         "unused-suppression", "suppression-without-reason", "invalid-configuration", "reserved-name",
-                        "crossing-transition", "missing-handler", "unimplemented-transition"])
+                        "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 

@@ -48,25 +48,39 @@ public struct PlantUMLLoader: FlowLoader {
         var preprocessor = PlantUMLPreprocessor(file: file.displayPath, environment: environment(file))
         let blocks = preprocessor.blocks(contents)
         var graph = FlowGraph()
-        var findings = preprocessor.findings
+        var findings: [Finding] = []
         let baseName = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
         var title = baseName
         var titled = false
-        for block in blocks {
+        var ids = Set<String>()
+        // A directive or marker problem inside a block (a missing `@enduml`, an `!include`) belongs to
+        // the machine that block reads: that machine was not read whole.
+        var blockFindings = preprocessor.findings.map { ($0, Int?.none) }
+        for (b, block) in blocks.enumerated() {
+            let end = b + 1 < blocks.count ? blocks[b + 1].start - 1 : Int.max
+            for i in blockFindings.indices where blockFindings[i].1 == nil {
+                if let line = blockFindings[i].0.location?.line, (block.start...end).contains(line) { blockFindings[i].1 = b }
+            }
+        }
+        for (b, block) in blocks.enumerated() {
             switch PlantUMLBlockKind.of(block) {
             case .stateDiagram:
                 var reader = StateDiagramReader(file: file.displayPath, block: block, title: title, titled: titled)
-                graph.flows += reader.read()
+                let flows = reader.read(taken: &ids)
+                graph.flows += flows
                 title = reader.title
                 titled = reader.titled
                 findings += reader.findings
+                if let root = flows.first(where: { $0.parent == nil }) ?? flows.first {
+                    for i in blockFindings.indices where blockFindings[i].1 == b { blockFindings[i].0.flow = root.id }
+                }
             case .classDiagram:
                 graph.models += ModelReader.models(in: block, file: file.displayPath)
             case .other:
                 continue
             }
         }
-        graph.loadFindings = findings
+        graph.loadFindings = blockFindings.map(\.0) + findings
         return (graph, preprocessor.environmentNamesRead)
     }
 }
@@ -105,6 +119,8 @@ enum PlantUMLTypes {
             // Two words separated by white space only: prose, not a type.
             if pendingSpace, word, previous.isLetter || previous.isNumber || previous == "_" || previous == "?" { return nil }
             pendingSpace = false
+            // `:` and `,` only inside brackets (`[String: Int]`, `(Int, Int)`): `do: EVENT` is prose.
+            if (c == ":" || c == ",") && depth == 0 { return nil }
             if "<[(".contains(c) { depth += 1 }
             if ">])".contains(c) {
                 // `->` in a function type is not a closing bracket.
@@ -118,13 +134,92 @@ enum PlantUMLTypes {
         if text.filter({ $0 != " " }) == "()" { return "Void" }
         return TypeName(text)
     }
+}
 
-    /// The type a transition label names: a type spelled with a capital first letter, `[…]` or
-    /// `(…)`; an event name such as `submit` is not one.
-    static func labelType(_ label: String) -> TypeName? {
-        guard let first = label.trimmingCharacters(in: .whitespaces).first,
-              first.isUppercase || first == "[" || first == "(" else { return nil }
-        return type(label)
+/// PlantUML text as a person reads it: Creole markup (`**bold**`, `//italics//`, `""mono""`,
+/// `__underline__`, `~~wave~~`, `<b>`, `<i>`, `<u>`, `<color:red>`, `<size:12>` …) removed, and
+/// `\n` (also `\l`, `\r`, `%n()`) a real line break. Names, labels, descriptions and titles are
+/// stored this way, so that no diagram, report or finding message shows raw markup.
+public enum PlantUMLText {
+    nonisolated(unsafe) private static let tag = try! Regex(
+        #"(?i)</?(?:b|i|u|s|w|strike|del|color|size|font|back|plain|sub|sup|code|tt|em|strong|img|size)(?:[:=\s][^>]*)?>|<&[\w.-]+>"#)
+    nonisolated(unsafe) private static let paired = try! Regex(#"(\*\*|//|""|__|~~)(.+?)\1"#)
+    nonisolated(unsafe) private static let lineBreak = try! Regex(#"\\[nlr]|%n(?:ewline)?\(\)"#)
+
+    /// The display text of `text` as written in a PlantUML file.
+    public static func display(_ text: String) -> String {
+        guard text.contains(where: { "\\*/\"_~<%".contains($0) }) else { return text }
+        // `~` escapes the character after it (`~**` is two stars): set it aside before the markup goes.
+        // `~~` is itself markup (a wavy underline), not an escape.
+        var protected = ""
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "~", i + 1 < scalars.count {
+                if scalars[i + 1] == "~" {
+                    protected += "~~"
+                } else if let kept = Unicode.Scalar(0xF0000 + scalars[i + 1].value) {
+                    protected.unicodeScalars.append(kept)
+                } else {
+                    protected.unicodeScalars.append(scalars[i + 1])
+                }
+                i += 2
+                continue
+            }
+            protected.unicodeScalars.append(scalars[i])
+            i += 1
+        }
+        var result = protected.replacing(lineBreak, with: "\n").replacing(tag, with: "")
+        // `//` in a URL is not italics.
+        if !result.contains("://") {
+            result = result.replacing(paired) { String($0.output[2].substring!) }
+        } else {
+            result = result.replacing(paired) { $0.output[1].substring! == "//" ? String($0.output[0].substring!) : String($0.output[2].substring!) }
+        }
+        var unescaped = ""
+        for scalar in result.unicodeScalars {
+            let original = scalar.value >= 0xF0000 ? Unicode.Scalar(scalar.value - 0xF0000) ?? scalar : scalar
+            unescaped.unicodeScalars.append(original)
+        }
+        return unescaped.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The display text on one line (line breaks as spaces): for a machine's name, which reports
+    /// print on one line.
+    public static func oneLine(_ text: String) -> String {
+        display(text).split(separator: "\n").joined(separator: " ")
+    }
+}
+
+/// What makes a PlantUML state machine a FlowKit machine, decided here and nowhere else:
+///
+/// - its diagram says so: at least one state has a body line (`State: Type`), and every body line
+///   of every state in the block is a type name (`String?`, `[Item]`, `Credentials`) — a FlowKit
+///   author types states, anyone else describes them (`Idle : waiting for a card`, `do: EVENT_2`);
+/// - or a Swift type in the same run adopts its generated `<Machine>StateMachine` protocol (then
+///   it and the composite machines inside it are FlowKit's, whatever the diagram says).
+///
+/// Only FlowKit machines get FlowKit's typing (context, input and output types), naming
+/// (`machine-name`, `reserved-name`), handler and composite-boundary rules, and the
+/// "not supported by FlowKit" reports for choice, fork, join, history and concurrent regions. Any
+/// other state diagram is still checked for unreachable states, dead ends and trap states.
+public enum FlowKitDialect {
+    /// Whether a diagram's state body lines (all of them, in every machine of the block) make it a
+    /// FlowKit machine.
+    static func writtenForFlowKit(bodyLines: [String]) -> Bool {
+        !bodyLines.isEmpty && bodyLines.allSatisfy { PlantUMLTypes.type($0) != nil }
+    }
+
+    /// Marks the machines a Swift type implements (and the composites inside them) as FlowKit
+    /// machines; called once every file of a run is loaded.
+    static func markImplemented(_ flows: inout [Flow]) {
+        var implemented = Set(flows.indices.filter { !flows[$0].implementations.isEmpty && flows[$0].stateMachine != nil }.map { flows[$0].id })
+        guard !implemented.isEmpty else { return }
+        // Composites name their parent; parents come first in a file.
+        for flow in flows where flow.parent.map(implemented.contains) == true { implemented.insert(flow.id) }
+        for i in flows.indices where implemented.contains(flows[i].id) { flows[i].stateMachine?.isFlowKit = true }
     }
 }
 
@@ -137,6 +232,7 @@ struct StateDiagramReader {
     /// Whether `title` was written in a `title` statement (this block's or an earlier one's), not
     /// taken from the file's name: only a written title is the machine's summary.
     var titled: Bool
+    /// The `invalid-input` findings of the block, each carrying the id of the machine it is in.
     var findings: [Finding] = []
 
     private struct Machine {
@@ -147,8 +243,10 @@ struct StateDiagramReader {
         var states: [Int] = []
         var beginLocation: SourceLocation?
         var endLocation: SourceLocation?
-        var beginLabel: (TypeName, SourceLocation)?
-        var endLabel: (TypeName, SourceLocation)?
+        /// The label of the first `[*] -->` edge (FlowKit's input type), and of the first labelled
+        /// `--> [*]` edge (its output type), as written.
+        var beginLabel: (String, SourceLocation)?
+        var endLabel: (String, SourceLocation)?
         /// Each transition with the machine its target belongs to when that is another machine. Ids
         /// are given in `flows()`: the root machine's name may come from a `title` read later.
         var transitions: [(transition: Transition, crossesInto: Int?)] = []
@@ -159,10 +257,11 @@ struct StateDiagramReader {
         var name: String
         var machine: Int
         var location: SourceLocation
-        var type: TypeName?
-        var typeWritten: String?
+        /// The state's body lines (`X : text`, `state X : text`), as written, in order.
+        var body: [(text: String, location: SourceLocation)] = []
         var composite: Int?
-        var unsupported: String?
+        /// A pseudo-state written as a state (`<<choice>>`, `<<fork>>`, `==bar==`): its step kind.
+        var kind: StepKind?
     }
 
     private enum Endpoint {
@@ -173,6 +272,10 @@ struct StateDiagramReader {
     private var states: [State] = []
     private var stateIndex: [String: Int] = [:]
     private var stack: [Int] = [0]
+    /// Problems with the text itself, each with the machine it was read in.
+    private var errors: [(Finding, Int)] = []
+    /// Valid PlantUML that FlowKit's generator cannot take: reported only for a FlowKit machine.
+    private var flowKitErrors: [(Finding, Int)] = []
 
     init(file: String, block: PlantUMLBlock, title: String, titled: Bool = false) {
         self.file = file
@@ -191,18 +294,25 @@ struct StateDiagramReader {
     private static let forwardArrow = "x?-+\(arrowStyle)\(arrowDirection)\(arrowStyle)-*>(?:o(?=\\s))?"
     /// `<--`: the same written backwards, the source on the right.
     private static let reverseArrow = "(?:o\\s+)?<-*\(arrowStyle)\(arrowDirection)\(arrowStyle)-+x?"
+    /// A stereotype and a colour after the target (`[*] -> Idle #Yellow`, `A -up-> B #Pink : text`,
+    /// `sin2 --> exitA <<exitPoint>>`): they apply to the target.
+    private static let targetSuffix = #"(?:\s*<<([^>]*)>>)?(?:\s*#[\w#/\\.|-]+)?"#
     nonisolated(unsafe) private static let transitionPattern = try! Regex(
-        "^(\(endpoint))\\s*(?:(\(forwardArrow))|(\(reverseArrow)))\\s*(\(endpoint))\\s*(?::(.*))?$")
+        "^(\(endpoint))\\s*(?:(\(forwardArrow))|(\(reverseArrow)))\\s*(\(endpoint))\(targetSuffix)\\s*(?::(.*))?$")
     nonisolated(unsafe) private static let descriptionPattern = try! Regex(#"^("[^"]+"|[\p{L}\p{N}_.]+)\s*:(.*)$"#)
     nonisolated(unsafe) private static let noteLinkPattern = try! Regex(#"^[\p{L}\p{N}_."]+\s*\.{2,}\s*[\p{L}\p{N}_."]+$"#)
-    private static let unsupportedStereotypes: [String: String] = [
-        "choice": "choice", "fork": "fork", "join": "join", "history": "history", "history*": "deep history",
-        "entrypoint": "entry point", "exitpoint": "exit point", "inputpin": "input pin", "outputpin": "output pin",
-        "expansioninput": "expansion input", "expansionoutput": "expansion output", "start": "start", "end": "end",
-        "sdlreceive": "SDL receive",
+    /// The pseudo-states PlantUML draws from a stereotype, what they are in a graph, and their name.
+    private static let pseudoStereotypes: [String: (kind: StepKind, name: String)] = [
+        "choice": (.branch, "choice"), "fork": (.parallel, "fork"), "join": (.join, "join"),
+        "history": (.state, "history"), "history*": (.state, "deep history"),
+        "entrypoint": (.state, "entry point"), "exitpoint": (.state, "exit point"),
+        "inputpin": (.state, "input pin"), "outputpin": (.state, "output pin"),
+        "expansioninput": (.state, "expansion input"), "expansionoutput": (.state, "expansion output"),
+        "start": (.start, "start"), "end": (.end, "end"), "sdlreceive": (.state, "SDL receive"),
     ]
 
-    mutating func read() -> [Flow] {
+    /// Reads the block; `taken` holds the flow ids of the file's earlier blocks, and gets this one's.
+    mutating func read(taken: inout Set<String>) -> [Flow] {
         machines = [Machine(id: "", name: "", parent: nil, location: SourceLocation(file: file, line: block.start, column: 1))]
         var skipUntil: Set<String>?  // the lines that end a multi-line note, legend …
         var readingTitle = false  // in a `title` … `end title` block, before its first line
@@ -234,7 +344,7 @@ struct StateDiagramReader {
                 let left = String(output[1].substring!), right = String(output[4].substring!)
                 let reversed = output[3].substring != nil
                 let arrow = String((output[2].substring ?? output[3].substring)!)
-                let label = output[5].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
+                let label = output[6].substring.map { String($0).trimmingCharacters(in: .whitespaces) }
                 // Each name is looked for after the one before it: in `AB --> B`, B is not the B of AB.
                 let leftColumn = line.column(of: left)
                 let arrowColumn = line.column(of: arrow, from: leftColumn + left.utf8.count)
@@ -243,6 +353,9 @@ struct StateDiagramReader {
                     transition(from: right, at: rightColumn, to: left, at: leftColumn, label: label, line: line)
                 } else {
                     transition(from: left, at: leftColumn, to: right, at: rightColumn, label: label, line: line)
+                }
+                if let stereotype = output[5].substring, let index = stateIndex[Self.key(right)] {
+                    applyStereotype(String(stereotype), to: index, at: SourceLocation(file: file, line: line.number, column: rightColumn))
                 }
                 continue
             }
@@ -289,20 +402,27 @@ struct StateDiagramReader {
                 continue
             }
             if text.allSatisfy({ $0 == "-" }) || text.allSatisfy({ $0 == "|" }) {
-                report("concurrent regions ('\(text)') are not supported by FlowKit: its generator reads one region per state", at: at)
+                // Concurrent regions: each region's `[*]` is another start of the same state.
+                reportForFlowKit("concurrent regions ('\(text)') are not supported by FlowKit: its generator reads one region per state", at: at)
                 continue
             }
-            report("PlantUML line not understood as part of a FlowKit state machine: '\(text)'", at: at)
+            report("PlantUML line not understood as part of a state machine: '\(text)'", at: at)
         }
         if stack.count > 1 {
             let open = machines[stack.last!]
             report("state block '\(open.name)' opened at line \(open.location.line) is not closed with '}'", at: open.location)
         }
-        return flows()
+        return flows(taken: &taken)
     }
 
+    /// Text PlantUML itself rejects or FlowLens cannot read: the machine it is in was not read whole.
     private mutating func report(_ message: String, at location: SourceLocation) {
-        findings.append(.invalidInput(message, at: location))
+        errors.append((.invalidInput(message, at: location), stack.last!))
+    }
+
+    /// Valid PlantUML that FlowKit's generator stops on: a finding only in a FlowKit machine.
+    private mutating func reportForFlowKit(_ message: String, at location: SourceLocation) {
+        flowKitErrors.append((.invalidInput(message, at: location), stack.last!))
     }
 
     /// A `title`: FlowKit names the machine by its first line (a literal `\n` starts another).
@@ -330,7 +450,7 @@ struct StateDiagramReader {
 
     // MARK: - Statements
 
-    /// `state X`, `state "Long name" as X`, `state X <<choice>>`, `state X : T`, `state X {`.
+    /// `state X`, `state "Long name" as X`, `state X <<choice>>`, `state X : T`, `state X {`, `state X #color`.
     private mutating func declareState(_ text: String, line: PlantUMLLine) {
         var rest = Substring(text)
         var name: String
@@ -379,11 +499,7 @@ struct StateDiagramReader {
         while !rest.isEmpty {
             if rest.hasPrefix("<<"), let close = rest.range(of: ">>") {
                 let stereotype = rest[rest.index(rest.startIndex, offsetBy: 2)..<close.lowerBound].trimmingCharacters(in: .whitespaces).lowercased()
-                let index = resolve(name, at: location)
-                if let kind = Self.unsupportedStereotypes[stereotype] {
-                    states[index].unsupported = kind
-                    report("\(kind) state '\(name)' is not supported by FlowKit: its generator stops on it", at: location)
-                }
+                applyStereotype(stereotype, to: resolve(name, at: location), at: location)
                 rest = rest[close.upperBound...].drop { $0 == " " }
             } else if rest.hasPrefix("#") {
                 rest = rest.drop { $0 != " " && $0 != "{" && $0 != ":" }.drop { $0 == " " }
@@ -403,46 +519,51 @@ struct StateDiagramReader {
         }
         let index = resolve(name, at: location)
         if let display { states[index].name = display }
-        if let description { describe(index, description, line: line, from: nameColumn + name.utf8.count) }
+        if let description, !description.isEmpty { describe(index, description, line: line, from: nameColumn + name.utf8.count) }
         if opensBlock {
             if states[index].composite == nil {
-                machines.append(Machine(id: name.flowKitTypeName, name: display ?? name, parent: states[index].machine, location: location))
+                machines.append(Machine(id: name.flowKitTypeName, name: PlantUMLText.oneLine(display ?? name),
+                                        parent: states[index].machine, location: location))
                 states[index].composite = machines.count - 1
             }
             stack.append(states[index].composite!)
         }
     }
 
-    /// `X: T` — the first description of a state is its context type; `from` is a column before it.
-    private mutating func describe(_ index: Int, _ description: String, line: PlantUMLLine, from: Int) {
-        guard states[index].typeWritten == nil else { return }
-        states[index].typeWritten = description
-        let location = SourceLocation(file: file, line: line.number, column: line.column(of: description, from: from))
-        if let type = PlantUMLTypes.type(description) {
-            states[index].type = type
-        } else {
-            report("the context type of state '\(states[index].name)' is '\(description)', which is not a type: FlowKit reads a state's first description line as its context type", at: location)
-        }
+    /// `<<choice>>`, `<<exitPoint>>` …: a pseudo-state PlantUML draws, and FlowKit cannot generate. Any
+    /// other stereotype only styles the state.
+    private mutating func applyStereotype(_ stereotype: String, to index: Int, at location: SourceLocation) {
+        guard let pseudo = Self.pseudoStereotypes[stereotype.trimmingCharacters(in: .whitespaces).lowercased()] else { return }
+        states[index].kind = pseudo.kind
+        reportForFlowKit("\(pseudo.name) state '\(states[index].key)' is not supported by FlowKit: its generator stops on it", at: location)
     }
 
-    /// An edge from `left` (written at column `fromColumn`) to `right`.
+    /// `X: text` — a body line of a state: in a FlowKit machine its first one is the state's context
+    /// type, elsewhere each is a line of its description. `from` is a column before the text.
+    private mutating func describe(_ index: Int, _ description: String, line: PlantUMLLine, from: Int) {
+        let location = SourceLocation(file: file, line: line.number, column: line.column(of: description, from: from))
+        states[index].body.append((description, location))
+    }
+
+    /// An edge from `left` (written at column `fromColumn`) to `right`. Its label is an event: shown,
+    /// never a type (FlowKit's generators ignore it), except on an edge from or into `[*]`.
     private mutating func transition(from left: String, at fromColumn: Int, to right: String, at toColumn: Int, label: String?,
                                      line: PlantUMLLine) {
         let fromLocation = SourceLocation(file: file, line: line.number, column: fromColumn)
         let toLocation = SourceLocation(file: file, line: line.number, column: toColumn)
         guard let from = endpoint(left, asSource: true, at: fromLocation),
               let to = endpoint(right, asSource: false, at: toLocation) else { return }
+        let label = label.flatMap { $0.isEmpty ? nil : $0 }
         let machine: Int
         let fromID: String
         switch from {
         case let .begin(m):
             machine = m
             fromID = "Begin"
-            if machines[m].beginLocation == nil { machines[m].beginLocation = fromLocation }
-            if machines[m].beginLabel == nil, let label, !label.isEmpty {
-                if let type = PlantUMLTypes.type(label) { machines[m].beginLabel = (type, fromLocation) } else {
-                    report("the label '\(label)' on an edge from [*] is the machine's input type for FlowKit, and is not a type", at: fromLocation)
-                }
+            // FlowKit's input type is the label of the first `[*] -->` edge only.
+            if machines[m].beginLocation == nil {
+                machines[m].beginLocation = fromLocation
+                if let label { machines[m].beginLabel = (label, fromLocation) }
             }
         case let .state(i):
             machine = states[i].machine
@@ -457,20 +578,15 @@ struct StateDiagramReader {
         case let .end(m):
             transition.to = "End"
             if machines[m].endLocation == nil { machines[m].endLocation = toLocation }
-            if m == machine, machines[m].endLabel == nil, let label, !label.isEmpty {
-                if let type = PlantUMLTypes.type(label) { machines[m].endLabel = (type, toLocation) } else {
-                    report("the label '\(label)' on an edge into [*] is the machine's output type for FlowKit, and is not a type", at: toLocation)
-                }
-            }
+            if m == machine, machines[m].endLabel == nil, let label { machines[m].endLabel = (label, toLocation) }
             targetMachine = m
         case let .state(i):
             transition.to = stepID(i)
             targetMachine = states[i].machine
-            if case .state = from, let label, !label.isEmpty { transition.carriedType = PlantUMLTypes.labelType(label) }
         case .begin:
             return
         }
-        if let label, !label.isEmpty { transition.label = label }
+        if let label { transition.label = PlantUMLText.display(label) }
         machines[machine].transitions.append((transition, targetMachine == machine ? nil : targetMachine))
     }
 
@@ -479,18 +595,32 @@ struct StateDiagramReader {
         switch text {
         case "[*]": return asSource ? .begin(container) : .end(container)
         case _ where text.uppercased().hasSuffix("[H]") || text.uppercased().hasSuffix("[H*]"):
-            report("history state \(text) is not supported by FlowKit: its generator stops on it", at: location)
-            return nil
+            reportForFlowKit("history state \(text) is not supported by FlowKit: its generator stops on it", at: location)
+            // `X[H]` resumes composite X where it was left; a bare `[H]` the composite it is written in.
+            let owner = String(text.prefix { $0 != "[" })
+            if !owner.isEmpty { return .state(resolve(owner, at: location)) }
+            if let composite = states.firstIndex(where: { $0.composite == container }) {
+                return asSource ? .begin(container) : .state(composite)
+            }
+            return asSource ? .begin(container) : nil
         case _ where text.hasPrefix("=="):
-            report("synchronization bar \(text) (a fork or join) is not supported by FlowKit: its generator stops on it", at: location)
-            return nil
+            reportForFlowKit("synchronization bar \(text) (a fork or join) is not supported by FlowKit: its generator stops on it", at: location)
+            let index = resolve(text, at: location)
+            states[index].name = String(text.drop { $0 == "=" }.reversed().drop { $0 == "=" }.reversed())
+            states[index].kind = .join
+            return .state(index)
         default: return .state(resolve(text, at: location))
         }
     }
 
+    /// A state's key: its name as written, quotes removed.
+    private static func key(_ written: String) -> String {
+        written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2 ? String(written.dropFirst().dropLast()) : written
+    }
+
     /// The state named `written` (quotes removed), created in the current container when first named.
     private mutating func resolve(_ written: String, at location: SourceLocation) -> Int {
-        let key = written.hasPrefix("\"") && written.hasSuffix("\"") && written.count >= 2 ? String(written.dropFirst().dropLast()) : written
+        let key = Self.key(written)
         if let index = stateIndex[key] { return index }
         let machine = stack.last!
         states.append(State(key: key, name: key, machine: machine, location: location))
@@ -502,50 +632,99 @@ struct StateDiagramReader {
     /// FlowKit's name for a state; a state named like the pseudo-states keeps a distinct id so that
     /// `reserved-name` can report it without also making it a duplicate.
     private func stepID(_ index: Int) -> String {
-        let name = states[index].key.flowKitTypeName
+        let name = states[index].key.filter { $0 != "=" }.flowKitTypeName
         return name == "Begin" || name == "End" ? name + "_state" : name
     }
 
     // MARK: - Flows
 
-    private func flows() -> [Flow] {
+    private mutating func flows(taken: inout Set<String>) -> [Flow] {
+        let isFlowKit = FlowKitDialect.writtenForFlowKit(bodyLines: states.flatMap { $0.body.map(\.text) })
         var machines = self.machines
-        machines[0].id = title.flowKitTypeName
-        machines[0].name = machines[0].id
+        machines[0].id = PlantUMLText.oneLine(title).flowKitTypeName
+        machines[0].name = titled ? PlantUMLText.oneLine(title) : machines[0].id
+        let typeNames = machines.enumerated().map { $0.offset == 0 ? title.flowKitTypeName : $0.element.id }
+        // Two machines of one file with one name (two blocks with one title, a composite named like
+        // the machine) are still two flows: the later gets `#2`, so references inside the file stay exact.
+        for m in machines.indices where m > 0 || !machines[0].states.isEmpty || machines[0].beginLocation != nil || machines[0].endLocation != nil {
+            var id = machines[m].id
+            var n = 2
+            while taken.contains(id) { id = "\(machines[m].id)#\(n)"; n += 1 }
+            taken.insert(id)
+            machines[m].id = id
+        }
+        var problems = errors
+        if isFlowKit { problems += flowKitErrors }
         var flows: [Flow] = []
+        var produced = Set<Int>()
         for (m, machine) in machines.enumerated() {
             if m == 0 && machine.states.isEmpty && machine.beginLocation == nil && machine.endLocation == nil { continue }
+            produced.insert(m)
             let id = machine.id
-            let compositeType: TypeName? = m == 0 ? nil : states.first { $0.composite == m }?.type
-            let input = compositeType ?? machine.beginLabel?.0 ?? "Void"
-            let output = machine.endLabel?.0 ?? "Void"
+            var input: TypeName?
+            var output: TypeName?
+            if isFlowKit {
+                // FlowKit types Begin by the composite's context type, else the first `[*] -->` label.
+                let compositeType: TypeName? = m == 0 ? nil : states.first { $0.composite == m }.flatMap(Self.contextType)
+                var beginType: TypeName?
+                if let (label, at) = machine.beginLabel {
+                    beginType = PlantUMLTypes.type(label)
+                    if beginType == nil {
+                        problems.append((.invalidInput("the label '\(PlantUMLText.oneLine(label))' on the first edge from [*] is the machine's input type for FlowKit, and is not a type", at: at), m))
+                    }
+                }
+                if let (label, at) = machine.endLabel {
+                    output = PlantUMLTypes.type(label)
+                    if output == nil {
+                        problems.append((.invalidInput("the label '\(PlantUMLText.oneLine(label))' on an edge into [*] is the machine's output type for FlowKit, and is not a type", at: at), m))
+                    }
+                }
+                input = compositeType ?? beginType ?? "Void"
+                output = output ?? "Void"
+            }
             var steps = [Step(id: "Begin", name: "Begin", kind: .start, location: machine.beginLocation ?? machine.location, contentType: input)]
+            var entries = ["Begin"]
             for i in machine.states {
                 let state = states[i]
-                var step = Step(id: stepID(i), name: state.name, kind: .state, location: state.location,
-                                contentType: state.type ?? (state.typeWritten == nil ? "Void" : nil))
+                var step = Step(id: stepID(i), name: PlantUMLText.display(state.name), kind: .state, location: state.location,
+                                contentType: isFlowKit ? Self.contextType(of: state) ?? "Void" : nil)
+                if !isFlowKit { step.details = state.body.map { PlantUMLText.display($0.text) }.filter { !$0.isEmpty } }
                 if let composite = state.composite {
                     step.kind = .subflow
                     step.subflow = machines[composite].id
                 }
-                if state.unsupported != nil { step.kind = .branch }
+                if let kind = state.kind { step.kind = kind }
+                if step.kind == .start { entries.append(step.id) }
                 steps.append(step)
             }
             if let end = machine.endLocation {
                 steps.append(Step(id: "End", name: "End", kind: .end, location: end, contentType: output))
             }
-            var flow = Flow(id: id, name: id, kind: .flowKit, location: machine.location, steps: steps,
+            var flow = Flow(id: id, name: m == 0 ? machines[0].name : machine.name, kind: .flowKit, location: machine.location, steps: steps,
                             transitions: machine.transitions.map { recorded in
                                 var transition = recorded.transition
                                 transition.crossesInto = recorded.crossesInto.map { machines[$0].id }
                                 return transition
-                            }, entries: ["Begin"], inputType: input,
-                            outputType: machine.endLocation == nil ? nil : output,
+                            }, entries: machine.beginLocation == nil && entries.count > 1 ? Array(entries.dropFirst()) : entries,
+                            inputType: input, outputType: machine.endLocation == nil ? nil : output,
                             parent: machine.parent.map { machines[$0].id })
-            if m == 0, titled, title.flowKitTypeName != title { flow.summary = title }
+            flow.stateMachine = PlantUMLMachine(typeName: typeNames[m], isFlowKit: isFlowKit)
             flows.append(flow)
         }
+        // Each problem belongs to the machine it was read in, else to the nearest one around it.
+        for (finding, m) in problems.sorted(by: { $0.0.location ?? SourceLocation(file: "") < $1.0.location ?? SourceLocation(file: "") }) {
+            var finding = finding
+            var owner: Int? = m
+            while let o = owner, !produced.contains(o) { owner = machines[o].parent }
+            finding.flow = owner.map { machines[$0].id } ?? (produced.contains(0) ? machines[0].id : nil)
+            findings.append(finding)
+        }
         return flows
+    }
+
+    /// A FlowKit state's context type: its first body line.
+    private static func contextType(of state: State) -> TypeName? {
+        state.body.first.flatMap { PlantUMLTypes.type($0.text) }
     }
 }
 

@@ -11,17 +11,20 @@ public struct CrossingTransitionRule: Rule {
             state that contains it. A transition belongs to the machine of its source, so an edge from \
             a state inside a composite to a state outside it (or the other way) cannot be generated. \
             Leave the composite through its own [*] and let the composite state's handler choose where \
-            to go next.
+            to go next. In a state diagram not written for FlowKit such an edge is ordinary PlantUML and \
+            is not reported.
             """,
         triggeringExamples: [
             """
             @startuml
             [*] --> Prompt
+            Prompt: String?
             Prompt --> SignUp
             state SignUp {
                 [*] --> EnterInfo
+                EnterInfo: String?
                 EnterInfo --> Prompt /' finding '/
-                EnterInfo --> [*]
+                EnterInfo --> [*]: Credentials
             }
             SignUp --> [*]
             @enduml
@@ -31,13 +34,28 @@ public struct CrossingTransitionRule: Rule {
             """
             @startuml
             [*] --> Prompt
+            Prompt: String?
             Prompt --> SignUp
             state SignUp {
                 [*] --> EnterInfo
-                EnterInfo --> [*]
+                EnterInfo: String?
+                EnterInfo --> [*]: Credentials
             }
             SignUp --> Prompt
             SignUp --> [*]
+            @enduml
+            """,
+            """
+            @startuml
+            title Kettle (firmware)
+            [*] --> Off
+            Off --> Heating : SWITCH_ON
+            state Heating {
+                [*] --> Boiling
+                Boiling : element on
+                Boiling --> Off : DRY_BOIL
+            }
+            Heating --> Off : SWITCH_OFF
             @enduml
             """,
         ],
@@ -47,6 +65,8 @@ public struct CrossingTransitionRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
+        // In any other PlantUML diagram an edge into or out of a composite is ordinary.
+        guard flow.isFlowKitMachine else { return [] }
         return flow.transitions.compactMap { transition in
             guard let other = transition.crossesInto else { return nil }
             let source = flow.step(transition.from)?.name ?? transition.from

@@ -8,7 +8,11 @@ public struct DeadEndRule: Rule {
         summary: "A step that is not an end has no way on, or no end can be reached from it.",
         rationale: """
             A flow that reaches such a step never finishes: it stops without success or failure, or \
-            loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on.
+            loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on. \
+            A PlantUML state machine with no `--> [*]` at all runs forever on purpose (a firmware main \
+            loop): only its trap states, which no transition leaves, are reported. In a state diagram \
+            not written for FlowKit, an event on a composite state's own edge leaves it from any state \
+            inside, and an edge out of a composite's inside is a way on.
             """,
         triggeringExamples: [
             """
@@ -28,6 +32,19 @@ public struct DeadEndRule: Rule {
                   - {id: poll, next: wait} # finding
                   - {id: wait, next: poll}
                   - {id: done, kind: end}
+            """,
+            """
+            ' file: vending.puml
+            @startuml
+            title Vending machine
+            [*] --> Idle
+            Idle : waiting for a coin
+            Idle --> Paid : COIN
+            Paid --> Vending : SELECT
+            Vending --> Idle : DONE
+            Vending --> OutOfOrder : JAM /' finding '/
+            OutOfOrder : call the operator
+            @enduml
             """,
         ],
         nonTriggeringExamples: [
@@ -49,11 +66,23 @@ public struct DeadEndRule: Rule {
                   - {id: ok, kind: end}
                   - {id: failed, kind: fail}
             """,
+            """
+            ' file: thermostat.puml
+            @startuml
+            title Thermostat
+            [*] --> Idle
+            Idle : heater off
+            Idle --> Heating : TOO_COLD
+            Heating --> Idle : WARM_ENOUGH
+            @enduml
+            """,
         ])
 
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
+        let context = PlantUMLMachines.withCrossingEdges(context)
+        if let forever = PlantUMLMachines.runsForever(context) { return forever }
         let analysis = context.analysis
         var findings: [Finding] = []
         var stuck = Set<Int>()  // steps with no way on at all
@@ -61,10 +90,10 @@ public struct DeadEndRule: Rule {
         let leaving = Set(context.flow.transitions.map(\.from))
         for i in analysis.uniqueSteps {
             let step = analysis.step(i)
-            guard !step.isExit else { continue }
+            guard !step.isExit, !(step.kind == .start && PlantUMLMachines.startsNowhere(context.flow)) else { continue }
             if !leaving.contains(step.id) {
                 stuck.insert(i)
-                let message = context.flow.kind == .flowKit && step.kind != .start
+                let message = context.flow.isFlowKitMachine && step.kind != .start
                     ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
                     : "step '\(step.name)' is a dead end: it has no way on and is not an end"
                 findings.append(context.finding(Self.description, message, at: step.location, step: step.id))

@@ -65,10 +65,10 @@ public struct MissingHandlerRule: Rule {
                 let state = FlowKitHandlers.state(of: step)
                 guard implementation.handler(for: state) == nil else { continue }
                 let name = FlowKitHandlers.name(state)
-                let conformance = FlowKitHandlers.related(implementation.location, "\(implementation.typeName) adopts \(flow.name)StateMachine here")
+                let conformance = FlowKitHandlers.related(implementation.location, "\(implementation.typeName) adopts \(implementation.machine)StateMachine here")
                 findings.append(context.finding(
                     Self.description,
-                    "\(implementation.typeName) implements \(flow.name)StateMachine but has no \(name)(state:context:) for state '\(step.name)'",
+                    "\(implementation.typeName) implements \(implementation.machine)StateMachine but has no \(name)(state:context:) for state '\(step.name)'",
                     at: step.location, step: step.id, related: conformance))
             }
         }

@@ -13,14 +13,17 @@ public struct ReservedNameRule: Rule {
             FlowKit generates these four states in every machine (the start, the end, the failure \
             state every rejected promise leads to, and the final state). A state of the diagram with \
             one of these names gives the generated enum two cases of that name, and the code does not \
-            compile. FlowKit compares the name after removing spaces, dashes and underscores.
+            compile. FlowKit compares the name after removing spaces, dashes and underscores. Only \
+            FlowKit machines are checked: in any other state diagram these are ordinary names.
             """,
         triggeringExamples: [
             """
             @startuml
             [*] --> Load
+            Load: URL
             Load --> Fail /' finding '/
             Load --> [*]
+            Fail: Error
             Fail --> [*]
             @enduml
             """,
@@ -29,9 +32,21 @@ public struct ReservedNameRule: Rule {
             """
             @startuml
             [*] --> Load
+            Load: URL
             Load --> LoadFailed
             Load --> [*]
+            LoadFailed: Error
             LoadFailed --> [*]
+            @enduml
+            """,
+            """
+            ' a plain state diagram (its body lines are descriptions): FlowKit's names do not apply
+            @startuml
+            [*] --> Idle
+            Idle : waiting for a coin
+            Idle --> Fail : JAM
+            Fail --> End : RESET
+            End --> [*]
             @enduml
             """,
         ],
@@ -40,7 +55,7 @@ public struct ReservedNameRule: Rule {
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
-        guard context.flow.kind == .flowKit else { return [] }
+        guard context.flow.isFlowKitMachine else { return [] }
         return context.flow.steps.filter { $0.kind != .start && $0.kind != .end }.compactMap { step in
             let name = step.name.flowKitTypeName
             guard Self.reserved.contains(name) else { return nil }

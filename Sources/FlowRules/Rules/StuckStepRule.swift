@@ -38,6 +38,7 @@ public struct StuckStepRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let analysis = context.analysis
+        guard !PlantUMLMachines.leftByEvents(context) else { return [] }
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
             guard Self.isStuck(i, in: analysis) else { return nil }

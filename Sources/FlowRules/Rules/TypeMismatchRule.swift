@@ -96,7 +96,7 @@ public struct TypeMismatchRule: Rule {
         return findings + transitionTypes(context) + handlerTypes(context)
     }
 
-    /// A transition that says what it carries (`A --> B: T`) must carry what its target takes. Edges
+    /// A transition that says what it carries (a declared `type:`) must carry what its target takes. Edges
     /// from the start and into an end type the flow's input and output instead, and are not checked.
     private func transitionTypes(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
