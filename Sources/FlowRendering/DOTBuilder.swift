@@ -348,8 +348,11 @@ public struct DOTBuilder: Sendable {
         } else if let type = transition.carriedType {
             label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
         }
-        if !prefix.isEmpty { label = Self.html(prefix) + (label ?? "") }
         let marks = FindingPhrase.texts(findings).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Self.html($0.text))</FONT>" }
+        // The prefix says where the label leads; a transition with nothing to say gets none.
+        if !prefix.isEmpty, label != nil || !marks.isEmpty {
+            label = label.map { Self.html(prefix) + $0 } ?? Self.html(String(prefix.dropLast()))
+        }
         let rows = (label.map { [$0] } ?? []) + marks
         return rows.isEmpty ? nil : rows.joined(separator: "<BR/>")
     }
