@@ -12,6 +12,9 @@ per problem on stderr) when:
   - clicking a finding, a path or a "missing" link does not highlight exactly the diagram elements
     it names (every finding is clicked, and up to 300 paths), or the first is not on screen after;
   - the "only flows with problems" filter does not hide the clean flows;
+  - a diagram does not zoom in and back to fit with its + and Fit buttons and with the keyboard
+    (+ and 0 on the focused diagram), or the search box does not keep exactly the flows whose name,
+    steps or keys hold the text typed (it types the first flow's name);
   - a --hostile TEXT does not appear on the page as text (proving it was escaped, not dropped).
 
 --screenshot writes a PNG: the section of --flow (or the first flow with a finding) after clicking
@@ -117,6 +120,42 @@ def main():
         if clean and visible_clean:
             problems.append(f"the filter left {visible_clean} of {clean} clean flows visible")
         page.uncheck("#only-problems")
+
+        figure = page.query_selector("figure.diagram svg")
+        if figure:
+            def width():
+                return page.evaluate("() => document.querySelector('figure.diagram svg').getBoundingClientRect().width")
+            fitted = width()
+            page.click(".diagram-box .zoom button[data-zoom=in]")
+            if not width() > fitted * 1.2:
+                problems.append(f"the zoom-in button did not enlarge the first diagram ({fitted} -> {width()})")
+            page.click(".diagram-box .zoom button[data-zoom=fit]")
+            if abs(width() - fitted) > 1:
+                problems.append(f"the Fit button did not restore the first diagram ({fitted} -> {width()})")
+            page.focus("figure.diagram")
+            page.keyboard.press("+")
+            page.keyboard.press("+")
+            if not width() > fitted * 1.5:
+                problems.append(f"pressing + twice on the focused diagram did not zoom in ({fitted} -> {width()})")
+            page.keyboard.press("0")
+            if abs(width() - fitted) > 1:
+                problems.append("pressing 0 on the focused diagram did not fit it again")
+
+        if page.query_selector("#search"):
+            query = page.evaluate("() => document.querySelector('section.flow h2').textContent").strip().lower()
+            page.fill("#search", query)
+            state = page.evaluate("""(query) => {
+                const sections = [...document.querySelectorAll('section.flow')];
+                const wrong = sections.filter(s => (s.offsetParent !== null) !== s.getAttribute('data-search').includes(query));
+                const shown = sections.filter(s => s.offsetParent !== null).length;
+                return wrong.length ? `${wrong.length} flows shown or hidden wrongly` : (shown ? "ok" : "nothing shown");
+            }""", query)
+            if state != "ok":
+                problems.append(f"searching for {query!r}: {state}")
+            page.fill("#search", "")
+            hidden = page.evaluate("() => [...document.querySelectorAll('section.flow')].filter(s => s.offsetParent === null).length")
+            if hidden:
+                problems.append(f"an empty search left {hidden} flows hidden")
 
         if args.screenshot:
             sections = page.query_selector_all("section.flow")

@@ -119,6 +119,7 @@ public struct ReviewPage: Sendable {
             <nav aria-labelledby="index-title">
             <h2 id="index-title">Flows</h2>
             <label class="filter"><input type="checkbox" id="only-problems"> Only flows with problems</label>
+            <label class="search">Find a flow, step or data key <input type="search" id="search" autocomplete="off"></label>
             <table class="index">
             <thead><tr><th scope="col">Flow</th><th scope="col">Kind</th><th scope="col">Defined in</th><th scope="col">Status</th></tr></thead>
             <tbody>
@@ -126,7 +127,7 @@ public struct ReviewPage: Sendable {
             """
         for (n, flow) in report.graph.flows.enumerated() {
             let status = FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows)
-            out += "<tr class=\"\(status.cssClass)\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
+            out += "<tr class=\"\(status.cssClass)\" data-search=\"\(Self.escape(Self.searchText(flow)))\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
             if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
                 out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
             }
@@ -144,7 +145,7 @@ public struct ReviewPage: Sendable {
         let counted = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows)
         let status = FlowStatus(counting: counted)
         let shown = Array(Set(counted).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
-        var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\">\n"
+        var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\" data-search=\"\(Self.escape(Self.searchText(flow)))\">\n"
         out += "<h2 id=\"\(prefix)title\">\(Self.escape(flow.name))</h2>\n"
         out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(flow.kind)))"
         if let location = flow.location { out += " · <span class=\"where\">\(Self.escape(location.description))</span>" }
@@ -153,7 +154,12 @@ public struct ReviewPage: Sendable {
         out += "<div class=\"flow-body\">\n"
 
         var edgeIDs: [String: String] = [:]
-        out += "<figure class=\"diagram\">"
+        out += "<div class=\"diagram-box\">"
+        if diagram.svg != nil {
+            out += "<div class=\"zoom\" role=\"group\" aria-label=\"Zoom the diagram\"><button type=\"button\" data-zoom=\"out\" aria-label=\"Zoom out\">−</button>"
+                + "<button type=\"button\" data-zoom=\"fit\">Fit</button><button type=\"button\" data-zoom=\"in\" aria-label=\"Zoom in\">+</button></div>"
+        }
+        out += "<figure class=\"diagram\" tabindex=\"0\" aria-label=\"Diagram: + and − zoom, 0 fits, arrow keys move; Ctrl and the mouse wheel zoom, dragging moves\">"
         if let svg = diagram.svg {
             let inline = Self.inlineSVG(svg, prefix: prefix, labelledBy: "\(prefix)title")
             edgeIDs = inline.edges
@@ -161,7 +167,7 @@ public struct ReviewPage: Sendable {
         } else {
             out += "<p class=\"render-error\">The diagram could not be drawn: \(Self.escape(diagram.error ?? "unknown error"))</p>"
         }
-        out += "</figure>\n"
+        out += "</figure></div>\n"
 
         out += "<div class=\"side\">\n<h3>Findings</h3>\n"
         if shown.isEmpty {
@@ -340,6 +346,14 @@ public struct ReviewPage: Sendable {
         return items.map { escaped ? $0 : escape($0) }.joined(separator: ", ")
     }
 
+    /// What the search box matches a flow by: its name, its steps' names and its data keys, lower-cased.
+    static func searchText(_ flow: Flow) -> String {
+        var words = [flow.name] + flow.steps.map(\.name) + flow.initialData.map(\.key)
+        for step in flow.steps { words += (step.reads + step.writes).map(\.key) }
+        var seen = Set<String>()
+        return words.filter { seen.insert($0).inserted }.joined(separator: "\n").lowercased()
+    }
+
     /// A flow's status as badges: one per severity present (`SeverityStyle`'s glyph and word), or
     /// "✓ no problems".
     static func badges(_ status: FlowStatus) -> String {
@@ -377,6 +391,14 @@ public struct ReviewPage: Sendable {
         .badge { white-space: nowrap; font-size: .85rem; font-weight: 600; }
         .badge.error { color: var(--error); } .badge.warning { color: var(--warning); } .badge.note { color: var(--note); } .badge.clean { color: var(--ok); }
         .filter { display: block; margin: .25rem 0 .75rem; color: var(--muted); }
+        .search { display: block; margin: 0 0 .75rem; color: var(--muted); }
+        .search input { font: inherit; margin-left: .5rem; padding: .2rem .4rem; width: 20rem; max-width: 60vw; }
+        .search-miss { display: none; }
+        .diagram-box { position: relative; min-width: 0; }
+        .zoom { position: absolute; top: .35rem; right: .35rem; z-index: 1; display: flex; gap: .2rem; }
+        .zoom button { font: inherit; font-size: .9rem; min-width: 2rem; padding: .1rem .4rem; background: white; border: 1px solid var(--line); border-radius: 4px; cursor: pointer; }
+        .zoom button:focus-visible, .diagram:focus-visible { outline: 3px solid var(--focus); }
+        .diagram.dragging { cursor: grabbing; }
         body.only-problems .status-clean { display: none; }
         .flow-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1.25rem; align-items: start; }
         @media (max-width: 900px) { .flow-body { grid-template-columns: 1fr; } }
@@ -413,7 +435,7 @@ public struct ReviewPage: Sendable {
         g.flowlens-hl > path, g.flowlens-hl > polygon, g.flowlens-hl > ellipse, g.flowlens-hl > polyline { stroke: var(--focus); stroke-width: 5px; }
         g.flowlens-hl { animation: flowlens-pulse 1s ease-in-out 3; }
         @keyframes flowlens-pulse { 50% { opacity: .45; } }
-        @media print { .filter { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
+        @media print { .filter, .search, .zoom { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
 
         """
 
@@ -440,6 +462,78 @@ public struct ReviewPage: Sendable {
             });
             if (first) { first.scrollIntoView({ block: "center", inline: "center" }); }
           });
+          function zoom(figure, factor) {
+            var svg = figure.querySelector("svg");
+            if (!svg) { return; }
+            var base = parseFloat(figure.getAttribute("data-base") || "0");
+            if (!base) {
+              base = svg.getBoundingClientRect().width;
+              figure.setAttribute("data-base", String(base));
+            }
+            var scale = factor === 0 ? 1 : Math.min(8, Math.max(0.25, parseFloat(figure.getAttribute("data-scale") || "1") * factor));
+            figure.setAttribute("data-scale", String(scale));
+            if (scale === 1) {
+              svg.style.width = "";
+              svg.style.maxWidth = "";
+            } else {
+              svg.style.maxWidth = "none";
+              svg.style.width = (base * scale) + "px";
+            }
+          }
+          var factors = { "in": 1.25, "out": 0.8, "fit": 0 };
+          document.addEventListener("click", function (event) {
+            var button = event.target.closest("button[data-zoom]");
+            if (!button) { return; }
+            var figure = button.closest(".diagram-box").querySelector("figure.diagram");
+            zoom(figure, factors[button.getAttribute("data-zoom")]);
+          });
+          document.querySelectorAll("figure.diagram").forEach(function (figure) {
+            figure.addEventListener("keydown", function (event) {
+              var keys = { "+": 1.25, "=": 1.25, "-": 0.8, "0": 0 };
+              var moves = { "ArrowLeft": [-60, 0], "ArrowRight": [60, 0], "ArrowUp": [0, -60], "ArrowDown": [0, 60] };
+              if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+              if (event.key in keys) {
+                zoom(figure, keys[event.key]);
+              } else if (event.key in moves) {
+                figure.scrollBy(moves[event.key][0], moves[event.key][1]);
+              } else {
+                return;
+              }
+              event.preventDefault();
+            });
+            figure.addEventListener("wheel", function (event) {
+              if (!event.ctrlKey) { return; }
+              event.preventDefault();
+              zoom(figure, event.deltaY < 0 ? 1.25 : 0.8);
+            }, { passive: false });
+            var drag = null;
+            figure.addEventListener("pointerdown", function (event) {
+              if (event.button !== 0) { return; }
+              drag = { x: event.clientX, y: event.clientY, left: figure.scrollLeft, top: figure.scrollTop, moved: false };
+            });
+            figure.addEventListener("pointermove", function (event) {
+              if (!drag) { return; }
+              var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+              if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) { return; }
+              drag.moved = true;
+              figure.classList.add("dragging");
+              figure.scrollLeft = drag.left - dx;
+              figure.scrollTop = drag.top - dy;
+            });
+            function stop() { drag = null; figure.classList.remove("dragging"); }
+            figure.addEventListener("pointerup", stop);
+            figure.addEventListener("pointerleave", stop);
+          });
+          var search = document.getElementById("search");
+          if (search) {
+            search.addEventListener("input", function () {
+              var query = search.value.trim().toLowerCase();
+              document.querySelectorAll("[data-search]").forEach(function (element) {
+                var miss = query !== "" && element.getAttribute("data-search").indexOf(query) < 0;
+                element.classList.toggle("search-miss", miss);
+              });
+            });
+          }
           var toggle = document.getElementById("only-problems");
           if (toggle) {
             toggle.addEventListener("change", function () { document.body.classList.toggle("only-problems", toggle.checked); });

@@ -200,6 +200,19 @@ struct ReviewPageTests {
         #expect(!galleryData.contains("worst-error") && !galleryData.contains("✖"))
     }
 
+    @Test("each diagram has zoom buttons and is focusable; the search box matches flows by name, step and key")
+    func zoomAndSearch() throws {
+        let flow = Flow(id: "pay", name: "Pay <Invoice>", kind: .declarative,
+                        steps: [Step(id: "a", name: "Check Credit", reads: [DataAccess(key: "cardToken")]), Step(id: "b", kind: .end)],
+                        transitions: [Transition(from: "a", to: "b")])
+        let page = ReviewPage().render(Report(graph: FlowGraph(flows: [flow]), findings: []))
+        #expect(page.contains("data-search=\"pay &lt;invoice&gt;\ncheck credit\nb\ncardtoken\""))
+        #expect(page.components(separatedBy: "data-search=").count == 3)  // the index row and the section
+        for zoom in ["in", "out", "fit"] { #expect(page.contains("<button type=\"button\" data-zoom=\"\(zoom)\"")) }
+        #expect(page.contains("<figure class=\"diagram\" tabindex=\"0\""))
+        #expect(page.contains("<input type=\"search\" id=\"search\""))
+    }
+
     @Test("bidirectional and zero-width controls in names and messages are shown visibly on the page")
     func hiddenCharacters() throws {
         let flow = Flow(id: "refund", name: "Refund \u{202E}gnp.exe\u{202C}", kind: .declarative, steps: [Step(id: "a", name: "Pay\u{200B}out\u{2066}")])
