@@ -183,8 +183,9 @@ public struct DOTBuilder: Sendable {
                     let target = firstIndex[transition.to].map { flow.steps[$0].name } ?? transition.to
                     return (transition, edgeFindings(transition), bothWays ? "to \(target): " : "")
                 }, kindsShown: &kindsShown)
+                let arrowheads = bothWays ? "dir=both" : ""
                 let marked = [marks.map { marks in group.reduce(attributes) { marks.transition($1, $0, kindsShown: &kindsShown) } } ?? attributes,
-                              group.map { highlight.edgeAttributes($0) }.first { !$0.isEmpty } ?? ""]
+                              group.map { highlight.edgeAttributes($0) }.first { !$0.isEmpty } ?? "", arrowheads]
                 lines.append("  \(tail) -> \(head) [\(marked.filter { !$0.isEmpty }.joined(separator: ", "))];")
             }
         } else {

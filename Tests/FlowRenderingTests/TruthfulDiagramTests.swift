@@ -179,6 +179,9 @@ struct TruthfulDiagramTests {
             #expect(large.contains { $0 == label || $0.hasSuffix(": " + label) }, "\(label)")
         }
         #expect(large.contains("to \(flow.steps[9].name): go back"))
+        // Both ways round: one edge with an arrowhead at each end.
+        let dot = DOTBuilder(layout: .large).dot(for: flow, findings: [])
+        #expect(dot.split(separator: "\n").contains { $0.hasPrefix("  s9 -> s10 [") && $0.contains("dir=both") && $0.contains("go back") })
         let diagram = DOTBuilder(layout: .large).diagram(for: flow, findings: [])
         #expect(diagram.transitions.count == flow.transitions.count)
     }
