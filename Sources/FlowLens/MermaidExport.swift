@@ -37,14 +37,16 @@ public enum MermaidExport {
         String(text.map { $0 == "`" || $0.isNewline ? "'" : $0 })
     }
 
-    /// Writes `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or `name.md`; returns the paths.
+    /// Writes `name.mmd` (and `name+part2.mmd` … for a flow split in parts) or `name.md`; returns the
+    /// paths. A part's `+` is a character `Exporter.sanitize` never leaves in a flow's file name, so no
+    /// flow (one named `Big.part2`, say) can be written over a part of another.
     static func write(_ flow: Flow, in report: Report, to directory: String, name: String, markdown: Bool) throws -> [String] {
         var files: [(String, String)] = []
         if markdown {
             files.append(("\(name).md", Self.markdown(for: flow, in: report)))
         } else {
             for (n, diagram) in diagrams(for: flow, in: report).enumerated() {
-                files.append((n == 0 ? "\(name).mmd" : "\(name).part\(n + 1).mmd", diagram.text))
+                files.append((n == 0 ? "\(name).mmd" : "\(name)+part\(n + 1).mmd", diagram.text))
             }
         }
         return try files.map { file, text in

@@ -18,6 +18,24 @@ struct DiagramTruthTests {
         }
     }
 
+    @Test("the parts of a split Mermaid diagram never share a file name with another flow's diagram")
+    func mermaidPartNames() throws {
+        var big = LargeFlow.make(steps: 1000)
+        big.name = "Big"
+        let impostor = Flow(id: "impostor", name: "Big.part2", kind: .declarative, steps: [Step(id: "only", name: "I am the impostor")])
+        let report = FlowLens.analyze(FlowGraph(flows: [big, impostor]))
+        let folder = NSTemporaryDirectory() + "flowlens-parts-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let written = try Exporter(format: .mermaid).export(report, to: folder)
+        #expect(Set(written).count == written.count)
+        let parts = MermaidExport.diagrams(for: big, in: report)
+        #expect(parts.count > 1)
+        let second = try String(contentsOfFile: folder + "/Big+part2.mmd", encoding: .utf8)
+        #expect(second == parts[1].text)
+        let own = try String(contentsOfFile: folder + "/Big.part2.mmd", encoding: .utf8)
+        #expect(own.contains("I am the impostor"))
+    }
+
     @Test("names, labels, finding marks, status and legend of every sample flow are in its rendered SVG")
     func everySample() throws {
         let report = FlowLens.check(["samples"], workingDirectory: packageRoot)
