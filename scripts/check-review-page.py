@@ -11,6 +11,9 @@ per problem on stderr) when:
     `javascript:` URL (markup that user text could have injected);
   - clicking a finding, a path or a "missing" link does not highlight exactly the diagram elements
     it names (every finding is clicked, and up to 300 paths), or the first is not on screen after;
+  - a flow's status disagrees with itself: its header, its index row and the findings listed beside
+    its diagram must give the same count of errors, warnings and notes ("no problems" only when none
+    is listed), and its diagram's subtitle the same words;
   - the "only flows with problems" filter does not hide the clean flows;
   - a diagram does not zoom in and back to fit with its + and Fit buttons and with the keyboard
     (+ and 0 on the focused diagram), or the search box does not keep exactly the flows whose name,
@@ -114,6 +117,29 @@ def main():
                 label = " ".join(button.inner_text().split())[:100]
                 problems.append(f"clicking '{label}' (target {target}): {state}")
 
+        disagreements = page.evaluate("""() => {
+            const found = [];
+            const rows = [...document.querySelectorAll('table.index tbody tr')];
+            document.querySelectorAll('section.flow').forEach((section, n) => {
+                const name = section.querySelector('h2').textContent;
+                const counts = ["error", "warning", "note"].map(s => section.querySelectorAll(`.side .finding.${s}`).length);
+                const words = counts.map((c, i) => c ? `${c} ${["error", "warning", "note"][i]}${c === 1 ? "" : "s"}` : null).filter(x => x);
+                const header = section.querySelector('p.meta').textContent;
+                const row = rows[n] ? rows[n].lastElementChild.textContent : "";
+                for (const [where, text] of [["header", header], ["index", row]]) {
+                    if (words.length === 0 && !text.includes("no problems")) found.push(`${name}: ${where} says '${text.trim()}' but no finding is listed`);
+                    for (const word of words) if (!text.includes(word)) found.push(`${name}: ${where} does not say '${word}'`);
+                    if (words.length && text.includes("no problems")) found.push(`${name}: ${where} says no problems`);
+                }
+                const svgText = [...section.querySelectorAll('figure.diagram svg text')].map(t => t.textContent);
+                const subtitle = svgText.find(t => t.includes(" · ")) || "";
+                const expected = words.length ? words.join(" · ") : "no problems found";
+                if (svgText.length && !subtitle.endsWith(expected)) found.push(`${name}: the diagram says '${subtitle}', not '${expected}'`);
+            });
+            return found;
+        }""")
+        problems.extend(f"status: {x}" for x in disagreements)
+
         clean = page.evaluate("() => document.querySelectorAll('section.flow.status-clean').length")
         page.check("#only-problems")
         visible_clean = page.evaluate("() => [...document.querySelectorAll('section.flow.status-clean')].filter(s => s.offsetParent !== null).length")
@@ -122,7 +148,9 @@ def main():
         page.uncheck("#only-problems")
 
         figure = page.query_selector("figure.diagram svg")
-        if figure:
+        if figure and not page.query_selector(".diagram-box .zoom button[data-zoom=in]"):
+            problems.append("the diagrams have no zoom buttons")
+        elif figure:
             def width():
                 return page.evaluate("() => document.querySelector('figure.diagram svg').getBoundingClientRect().width")
             fitted = width()
@@ -141,7 +169,9 @@ def main():
             if abs(width() - fitted) > 1:
                 problems.append("pressing 0 on the focused diagram did not fit it again")
 
-        if page.query_selector("#search"):
+        if not page.query_selector("#search"):
+            problems.append("the page has no search box")
+        else:
             query = page.evaluate("() => document.querySelector('section.flow h2').textContent").strip().lower()
             page.fill("#search", query)
             state = page.evaluate("""(query) => {
