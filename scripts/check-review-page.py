@@ -11,7 +11,13 @@ per problem on stderr) when:
     `javascript:` URL (markup that user text could have injected);
   - clicking a finding, a path or a "missing" link does not highlight exactly the diagram elements
     it names (every finding is clicked, and up to 300 paths), or the first is not on screen after;
+  - a flow's status disagrees with itself: its header, its index row and the findings listed beside
+    its diagram must give the same count of errors, warnings and notes ("no problems" only when none
+    is listed), and its diagram's subtitle the same words;
   - the "only flows with problems" filter does not hide the clean flows;
+  - a diagram does not zoom in and back to fit with its + and Fit buttons and with the keyboard
+    (+ and 0 on the focused diagram), or the search box does not keep exactly the flows whose name,
+    steps or keys hold the text typed (it types the first flow's name);
   - a --hostile TEXT does not appear on the page as text (proving it was escaped, not dropped).
 
 --screenshot writes a PNG: the section of --flow (or the first flow with a finding) after clicking
@@ -111,12 +117,75 @@ def main():
                 label = " ".join(button.inner_text().split())[:100]
                 problems.append(f"clicking '{label}' (target {target}): {state}")
 
+        disagreements = page.evaluate("""() => {
+            const found = [];
+            const rows = [...document.querySelectorAll('table.index tbody tr')];
+            document.querySelectorAll('section.flow').forEach((section, n) => {
+                const name = section.querySelector('h2').textContent;
+                const counts = ["error", "warning", "note"].map(s => section.querySelectorAll(`.side .finding.${s}`).length);
+                const words = counts.map((c, i) => c ? `${c} ${["error", "warning", "note"][i]}${c === 1 ? "" : "s"}` : null).filter(x => x);
+                const header = section.querySelector('p.meta').textContent;
+                const row = rows[n] ? rows[n].lastElementChild.textContent : "";
+                for (const [where, text] of [["header", header], ["index", row]]) {
+                    if (words.length === 0 && !text.includes("no problems")) found.push(`${name}: ${where} says '${text.trim()}' but no finding is listed`);
+                    for (const word of words) if (!text.includes(word)) found.push(`${name}: ${where} does not say '${word}'`);
+                    if (words.length && text.includes("no problems")) found.push(`${name}: ${where} says no problems`);
+                }
+                const svgText = [...section.querySelectorAll('figure.diagram svg text')].map(t => t.textContent);
+                const subtitle = svgText.find(t => t.includes(" · ")) || "";
+                const expected = words.length ? words.join(" · ") : "no problems found";
+                if (svgText.length && !subtitle.endsWith(expected)) found.push(`${name}: the diagram says '${subtitle}', not '${expected}'`);
+            });
+            return found;
+        }""")
+        problems.extend(f"status: {x}" for x in disagreements)
+
         clean = page.evaluate("() => document.querySelectorAll('section.flow.status-clean').length")
         page.check("#only-problems")
         visible_clean = page.evaluate("() => [...document.querySelectorAll('section.flow.status-clean')].filter(s => s.offsetParent !== null).length")
         if clean and visible_clean:
             problems.append(f"the filter left {visible_clean} of {clean} clean flows visible")
         page.uncheck("#only-problems")
+
+        figure = page.query_selector("figure.diagram svg")
+        if figure and not page.query_selector(".diagram-box .zoom button[data-zoom=in]"):
+            problems.append("the diagrams have no zoom buttons")
+        elif figure:
+            def width():
+                return page.evaluate("() => document.querySelector('figure.diagram svg').getBoundingClientRect().width")
+            fitted = width()
+            page.click(".diagram-box .zoom button[data-zoom=in]")
+            if not width() > fitted * 1.2:
+                problems.append(f"the zoom-in button did not enlarge the first diagram ({fitted} -> {width()})")
+            page.click(".diagram-box .zoom button[data-zoom=fit]")
+            if abs(width() - fitted) > 1:
+                problems.append(f"the Fit button did not restore the first diagram ({fitted} -> {width()})")
+            page.focus("figure.diagram")
+            page.keyboard.press("+")
+            page.keyboard.press("+")
+            if not width() > fitted * 1.5:
+                problems.append(f"pressing + twice on the focused diagram did not zoom in ({fitted} -> {width()})")
+            page.keyboard.press("0")
+            if abs(width() - fitted) > 1:
+                problems.append("pressing 0 on the focused diagram did not fit it again")
+
+        if not page.query_selector("#search"):
+            problems.append("the page has no search box")
+        else:
+            query = page.evaluate("() => document.querySelector('section.flow h2').textContent").strip().lower()
+            page.fill("#search", query)
+            state = page.evaluate("""(query) => {
+                const sections = [...document.querySelectorAll('section.flow')];
+                const wrong = sections.filter(s => (s.offsetParent !== null) !== s.getAttribute('data-search').includes(query));
+                const shown = sections.filter(s => s.offsetParent !== null).length;
+                return wrong.length ? `${wrong.length} flows shown or hidden wrongly` : (shown ? "ok" : "nothing shown");
+            }""", query)
+            if state != "ok":
+                problems.append(f"searching for {query!r}: {state}")
+            page.fill("#search", "")
+            hidden = page.evaluate("() => [...document.querySelectorAll('section.flow')].filter(s => s.offsetParent === null).length")
+            if hidden:
+                problems.append(f"an empty search left {hidden} flows hidden")
 
         if args.screenshot:
             sections = page.query_selector_all("section.flow")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Render Mermaid files with the real Mermaid library in headless Chromium; fail on any error.
+"""Render Mermaid files with the real Mermaid library in headless Chromium; fail on any error, and on
+any label that does not read as FlowLens meant it to.
 
-Usage: python3 scripts/validate-mermaid.py FILE_OR_DIR...
+Usage: python3 scripts/validate-mermaid.py [--no-labels] FILE_OR_DIR...
 
 Each FILE is a `.mmd` file (one diagram) or a `.md` file (every ```mermaid block in it); a DIR is
 searched recursively for both. All diagrams are rendered in one page, offline: the page loads the
@@ -10,10 +11,17 @@ bundled JavaScript file is used, not its own renderer) from a temporary folder, 
 default limits (maxTextSize 50000, maxEdges 500) and securityLevel "strict", and calls
 `mermaid.render` on each diagram. Chromium is Debian's `chromium`, run headless with no network use.
 
+Then it reads what the rendered SVG shows: the text of every node, state, note and edge label. A
+diagram FlowLens writes ends with a comment `%% flowlens-labels: [...]` listing, as JSON, the text of
+every label as FlowLens meant it; the shown texts must be exactly those (compared as multisets,
+ignoring white space and where lines break), so that an escape Mermaid renders as something else
+(`#58;` shown as `ﬂ°°58¶ß`, Markdown emphasis eating `_`, a tag eating `<U+202E>`) fails. A diagram
+without that comment is invalid (`--no-labels` renders it without the comparison).
+
 One line per diagram:
 
-    ok FILE[#n] (svg N bytes)
-    invalid FILE[#n]: <Mermaid's error message, on one line>
+    ok FILE[#n] (svg N bytes, L labels as meant)
+    invalid FILE[#n]: <Mermaid's error message, or the labels that differ, on one line>
 
 Exit status: 0 when every diagram renders, 1 when one does not, 2 when Chromium or mermaid.js is
 missing or the page did not report (a set-up problem, not a diagram's).
@@ -72,7 +80,13 @@ const diagrams = %s;
     for (let n = 0; n < diagrams.length; n++) {
       try {
         const rendered = await mermaid.render("diagram" + n, diagrams[n]);
-        results.push({ok: true, size: rendered.svg.length});
+        const holder = document.createElement("div");
+        holder.innerHTML = rendered.svg;
+        document.body.appendChild(holder);
+        const labels = [];
+        holder.querySelectorAll("span.nodeLabel, span.edgeLabel").forEach(function (e) { labels.push(e.textContent); });
+        holder.remove();
+        results.push({ok: true, size: rendered.svg.length, labels: labels});
       } catch (error) {
         results.push({ok: false, error: String((error && error.message) || error)});
       }
@@ -86,9 +100,41 @@ const diagrams = %s;
 """
 
 
+LABELS = re.compile(r"^[ \t]*%% flowlens-labels: (\[.*\])[ \t]*$", flags=re.M)
+
+
+def meant_labels(text):
+    """The labels a diagram's `flowlens-labels` comment lists; None without one."""
+    match = LABELS.search(text)
+    return None if match is None else json.loads(match.group(1))
+
+
+def compare(meant, shown):
+    """'' when the shown labels are the meant ones (white space aside), else what differs."""
+    def normal(texts):
+        return sorted(t for t in ("".join(text.split()) for text in texts) if t)
+    want, got = normal(meant), normal(shown)
+    if want == got:
+        return ""
+    missing, unexpected = list(want), []
+    for text in got:
+        if text in missing:
+            missing.remove(text)
+        else:
+            unexpected.append(text)
+    parts = []
+    if missing:
+        parts.append("not shown: " + json.dumps(missing[:5], ensure_ascii=False) + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
+    if unexpected:
+        parts.append("shown instead: " + json.dumps(unexpected[:5], ensure_ascii=False) + (f" and {len(unexpected) - 5} more" if len(unexpected) > 5 else ""))
+    return "; ".join(parts)
+
+
 def main(argv):
+    check_labels = "--no-labels" not in argv
+    argv = [arg for arg in argv if arg != "--no-labels"]
     if len(argv) < 2:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print(__doc__.strip().splitlines()[3], file=sys.stderr)
         return 2
     script, browser = mermaid_js(), chromium()
     if script is None or browser is None:
@@ -116,9 +162,19 @@ def main(argv):
     import html
     results = json.loads(html.unescape(match.group(1)))
     failed = 0
-    for (name, _), result in zip(found, results):
+    for (name, text), result in zip(found, results):
         if result.get("ok"):
-            print(f"ok {name} (svg {result['size']} bytes)")
+            meant = meant_labels(text)
+            if not check_labels:
+                print(f"ok {name} (svg {result['size']} bytes)")
+            elif meant is None:
+                failed += 1
+                print(f"invalid {name}: no %% flowlens-labels comment to compare the rendered labels with")
+            elif (difference := compare(meant, result["labels"])):
+                failed += 1
+                print(f"invalid {name}: labels do not render as meant: {difference}")
+            else:
+                print(f"ok {name} (svg {result['size']} bytes, {len(meant)} labels as meant)")
         else:
             failed += 1
             print(f"invalid {name}: " + " ".join(result.get("error", "?").split()))

@@ -11,13 +11,9 @@ public enum MermaidExport {
     /// `mermaid` block (with a heading per part when split), and its findings as a list.
     public static func markdown(for flow: Flow, in report: Report) -> String {
         let diagrams = diagrams(for: flow, in: report)
-        let findings = report.findings.filter { $0.flow == flow.id }.sorted(by: Finding.reportOrder)
-        var lines = ["# \(PathSentence.escapeMarkdown(flow.name))", ""]
-        var status = [MermaidBuilder.kindDescription(flow.kind)]
-        let errors = findings.filter { $0.severity == .error }.count, warnings = findings.filter { $0.severity == .warning }.count
-        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
-        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        if errors + warnings == 0 { status.append("no problems found") }
+        let findings = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows).sorted(by: Finding.reportOrder)
+        var lines = ["# \(PathSentence.escapeMarkdown(DisplayText.visible(flow.name, limit: nil)))", ""]
+        let status = [MermaidBuilder.kindDescription(flow.kind), FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
         lines.append(PathSentence.escapeMarkdown(status.joined(separator: " · ")) + (flow.location.map { " — `\(code($0.description))`" } ?? ""))
         lines.append("")
         if let note = diagrams.first?.note { lines += ["> " + note, ""] }
@@ -30,7 +26,8 @@ public enum MermaidExport {
         if findings.isEmpty { lines.append("None.") }
         for finding in findings {
             let place = finding.location.map { "`\(code($0.description))`: " } ?? ""
-            lines.append("- **\(finding.severity.rawValue)** \(place)\(PathSentence.escapeMarkdown(finding.message)) (`\(finding.rule)`)")
+            let inOther = finding.flow != flow.id ? report.graph.flows.first { $0.id == finding.flow }.map { "in \(PathSentence.escapeMarkdown(DisplayText.visible($0.name, limit: nil))): " } : nil
+            lines.append("- \(SeverityStyle.of(finding.severity).glyph) **\(finding.severity.rawValue)** \(place)\(inOther ?? "")\(PathSentence.escapeMarkdown(DisplayText.visible(finding.message, limit: nil))) (`\(finding.rule)`)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -119,20 +119,21 @@ public struct ReviewPage: Sendable {
             <nav aria-labelledby="index-title">
             <h2 id="index-title">Flows</h2>
             <label class="filter"><input type="checkbox" id="only-problems"> Only flows with problems</label>
+            <label class="search">Find a flow, step or data key <input type="search" id="search" autocomplete="off"></label>
             <table class="index">
             <thead><tr><th scope="col">Flow</th><th scope="col">Kind</th><th scope="col">Defined in</th><th scope="col">Status</th></tr></thead>
             <tbody>
 
             """
         for (n, flow) in report.graph.flows.enumerated() {
-            let findings = report.findings.filter { $0.flow == flow.id }
-            out += "<tr class=\"\(Self.statusClass(findings))\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
+            let status = FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows)
+            out += "<tr class=\"\(status.cssClass)\" data-search=\"\(Self.escape(Self.searchText(flow)))\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
             if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
                 out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
             }
             out += "</td><td>\(Self.escape(DOTBuilder.kindDescription(flow.kind)))</td>"
             out += "<td class=\"where\">\(Self.escape(flow.location.map(\.description) ?? ""))</td>"
-            out += "<td>\(Self.status(findings))</td></tr>\n"
+            out += "<td>\(Self.badges(status))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n</nav>\n"
     }
@@ -140,18 +141,25 @@ public struct ReviewPage: Sendable {
     func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram, analysis: FlowAnalysis) -> String {
         let prefix = "f\(n)-"
         let own = report.findings.filter { $0.flow == flow.id }
-        // A FlowKit machine's diagram also draws its sub-machines' findings, inside their clusters.
-        let shown = Array(Set(own).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
-        var out = "<section class=\"flow \(Self.statusClass(own))\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\">\n"
+        // A FlowKit machine's findings include its sub-machines', drawn inside their clusters.
+        let counted = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows)
+        let status = FlowStatus(counting: counted)
+        let shown = Array(Set(counted).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
+        var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\" data-search=\"\(Self.escape(Self.searchText(flow)))\">\n"
         out += "<h2 id=\"\(prefix)title\">\(Self.escape(flow.name))</h2>\n"
         out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(flow.kind)))"
         if let location = flow.location { out += " · <span class=\"where\">\(Self.escape(location.description))</span>" }
-        out += " · \(Self.status(own))</p>\n"
+        out += " · \(Self.badges(status))</p>\n"
         if let summary = flow.summary, !summary.isEmpty { out += "<p class=\"description\">\(Self.escape(summary))</p>\n" }
         out += "<div class=\"flow-body\">\n"
 
         var edgeIDs: [String: String] = [:]
-        out += "<figure class=\"diagram\">"
+        out += "<div class=\"diagram-box\">"
+        if diagram.svg != nil {
+            out += "<div class=\"zoom\" role=\"group\" aria-label=\"Zoom the diagram\"><button type=\"button\" data-zoom=\"out\" aria-label=\"Zoom out\">−</button>"
+                + "<button type=\"button\" data-zoom=\"fit\">Fit</button><button type=\"button\" data-zoom=\"in\" aria-label=\"Zoom in\">+</button></div>"
+        }
+        out += "<figure class=\"diagram\" tabindex=\"0\" aria-label=\"Diagram: + and − zoom, 0 fits, arrow keys move; Ctrl and the mouse wheel zoom, dragging moves\">"
         if let svg = diagram.svg {
             let inline = Self.inlineSVG(svg, prefix: prefix, labelledBy: "\(prefix)title")
             edgeIDs = inline.edges
@@ -159,7 +167,7 @@ public struct ReviewPage: Sendable {
         } else {
             out += "<p class=\"render-error\">The diagram could not be drawn: \(Self.escape(diagram.error ?? "unknown error"))</p>"
         }
-        out += "</figure>\n"
+        out += "</figure></div>\n"
 
         out += "<div class=\"side\">\n<h3>Findings</h3>\n"
         if shown.isEmpty {
@@ -231,13 +239,8 @@ public struct ReviewPage: Sendable {
 
     /// A finding in plain language; a button that highlights `target` when there is one.
     func findingBody(_ finding: Finding, flow other: Flow?, target: String? = nil) -> String {
-        let severity: String
-        switch finding.severity {
-        case .error: severity = "Error"
-        case .warning: severity = "Warning"
-        case .note: severity = "Note"
-        }
-        var body = "<span class=\"sev\">\(severity)</span> "
+        let style = SeverityStyle.of(finding.severity)
+        var body = "<span class=\"sev\">\(style.glyph) \(style.word.prefix(1).uppercased() + style.word.dropFirst())</span> "
         if let other { body += "In \(Self.escape(other.name)): " }
         body += "<span class=\"message\">\(Self.escape(finding.message))</span>"
         var where_ = [finding.rule]
@@ -267,7 +270,9 @@ public struct ReviewPage: Sendable {
         out += "<thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Set by</th><th scope=\"col\">Read by</th><th scope=\"col\">Type</th><th scope=\"col\">Problems</th></tr></thead>\n<tbody>\n"
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
-            var problemCells = problems.map { Self.escape("\($0.severity == .error ? "✖" : "▲") \($0.rule)") }
+            var problemCells = problems.map {
+                "<span class=\"sev-\(SeverityStyle.of($0.severity).word)\">\(Self.escape(FindingPhrase.text($0)))</span>"
+            }
             if let missing = row.missing {
                 let text = "missing when \(Self.escape(missing.read.stepName)) reads it" + (missing.pathNumber.map { ", on path \($0 + 1)" } ?? "")
                 if let target = targets(missing.steps, missing.transitions) {
@@ -276,7 +281,8 @@ public struct ReviewPage: Sendable {
                     problemCells.append(text)
                 }
             }
-            out += "<tr\(problemCells.isEmpty ? "" : " class=\"has-problems\"")><th scope=\"row\"><code>\(Self.escape(row.key))</code></th>"
+            let worst = problems.isEmpty && row.missing != nil ? "error" : SeverityStyle.worst(problems)?.word
+            out += "<tr\(worst.map { " class=\"has-problems worst-\($0)\"" } ?? "")><th scope=\"row\"><code>\(Self.escape(row.key))</code></th>"
             out += "<td>\(Self.list(names(row.writers), empty: "nobody"))</td><td>\(Self.list(names(row.readers), empty: "nobody"))</td>"
             out += "<td>\(Self.list(row.types.map { "<code>\(Self.escape($0))</code>" }, escaped: true, empty: "unknown"))</td>"
             out += "<td>\(Self.list(problemCells, escaped: true, empty: ""))</td></tr>\n"
@@ -319,7 +325,9 @@ public struct ReviewPage: Sendable {
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        // Characters that would hide or reorder text are shown visibly (`<U+202E>`), never capped here:
+        // the page is where the full text is read.
+        for scalar in DisplayText.visible(text, limit: nil).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -327,8 +335,6 @@ public struct ReviewPage: Sendable {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             default:
-                // Control characters other than tab and newline have no business in a page.
-                if (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value) { continue }
                 out.unicodeScalars.append(scalar)
             }
         }
@@ -340,19 +346,22 @@ public struct ReviewPage: Sendable {
         return items.map { escaped ? $0 : escape($0) }.joined(separator: ", ")
     }
 
-    static func statusClass(_ findings: [Finding]) -> String {
-        findings.contains { $0.severity == .error } ? "status-error"
-            : findings.contains { $0.severity == .warning } ? "status-warning" : "status-clean"
+    /// What the search box matches a flow by: its name, its steps' names and its data keys, lower-cased.
+    static func searchText(_ flow: Flow) -> String {
+        var words = [flow.name] + flow.steps.map(\.name) + flow.initialData.map(\.key)
+        for step in flow.steps { words += (step.reads + step.writes).map(\.key) }
+        var seen = Set<String>()
+        return words.filter { seen.insert($0).inserted }.joined(separator: "\n").lowercased()
     }
 
-    static func status(_ findings: [Finding]) -> String {
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.filter { $0.severity == .warning }.count
-        var parts: [String] = []
-        if errors > 0 { parts.append("<span class=\"badge error\">✖ \(errors) error\(errors == 1 ? "" : "s")</span>") }
-        if warnings > 0 { parts.append("<span class=\"badge warning\">▲ \(warnings) warning\(warnings == 1 ? "" : "s")</span>") }
-        if parts.isEmpty { parts.append("<span class=\"badge clean\">✓ no problems</span>") }
-        return parts.joined(separator: " ")
+    /// A flow's status as badges: one per severity present (`SeverityStyle`'s glyph and word), or
+    /// "✓ no problems".
+    static func badges(_ status: FlowStatus) -> String {
+        let parts = status.counts.map { severity, n in
+            let style = SeverityStyle.of(severity)
+            return "<span class=\"badge \(style.word)\">\(style.glyph) \(n) \(style.word)\(n == 1 ? "" : "s")</span>"
+        }
+        return parts.isEmpty ? "<span class=\"badge clean\">✓ no problems</span>" : parts.joined(separator: " ")
     }
 
     // MARK: - Style and script (allowed by hash in the Content-Security-Policy)
@@ -362,7 +371,7 @@ public struct ReviewPage: Sendable {
 
     static let style = """
 
-        :root { --ink: #2B3340; --muted: #5F6B7A; --line: #D5DBE3; --error: #C62828; --error-fill: #FDECEA; --warning: #B26A00; --warning-fill: #FFF4E0; --ok: #2E7D32; --focus: #1565C0; }
+        :root { --ink: #2B3340; --muted: #5F6B7A; --line: #D5DBE3; --error: \(SeverityStyle.of(.error).colour); --error-fill: \(SeverityStyle.of(.error).fill); --warning: \(SeverityStyle.of(.warning).colour); --warning-fill: \(SeverityStyle.of(.warning).fill); --note: \(SeverityStyle.of(.note).colour); --ok: #2E7D32; --focus: #1565C0; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #FAFBFC; }
         header, main { max-width: 1280px; margin: 0 auto; padding: 0 1.25rem; }
@@ -380,8 +389,16 @@ public struct ReviewPage: Sendable {
         thead th { font-weight: 600; color: var(--muted); font-size: .85rem; }
         .where { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
         .badge { white-space: nowrap; font-size: .85rem; font-weight: 600; }
-        .badge.error { color: var(--error); } .badge.warning { color: var(--warning); } .badge.clean { color: var(--ok); }
+        .badge.error { color: var(--error); } .badge.warning { color: var(--warning); } .badge.note { color: var(--note); } .badge.clean { color: var(--ok); }
         .filter { display: block; margin: .25rem 0 .75rem; color: var(--muted); }
+        .search { display: block; margin: 0 0 .75rem; color: var(--muted); }
+        .search input { font: inherit; margin-left: .5rem; padding: .2rem .4rem; width: 20rem; max-width: 60vw; }
+        .search-miss { display: none; }
+        .diagram-box { position: relative; min-width: 0; }
+        .zoom { position: absolute; top: .35rem; right: .35rem; z-index: 1; display: flex; gap: .2rem; }
+        .zoom button { font: inherit; font-size: .9rem; min-width: 2rem; padding: .1rem .4rem; background: white; border: 1px solid var(--line); border-radius: 4px; cursor: pointer; }
+        .zoom button:focus-visible, .diagram:focus-visible { outline: 3px solid var(--focus); }
+        .diagram.dragging { cursor: grabbing; }
         body.only-problems .status-clean { display: none; }
         .flow-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1.25rem; align-items: start; }
         @media (max-width: 900px) { .flow-body { grid-template-columns: 1fr; } }
@@ -393,7 +410,7 @@ public struct ReviewPage: Sendable {
         button.finding { cursor: pointer; }
         button.finding:hover { background: #F4F7FB; }
         button.finding:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
-        .finding.error { border-left-color: var(--error); } .finding.warning { border-left-color: var(--warning); }
+        .finding.error { border-left-color: var(--error); } .finding.warning { border-left-color: var(--warning); } .finding.note { border-left-color: var(--note); }
         .finding.active { background: #E8F0FB; border-color: var(--focus); }
         button.path { font: inherit; color: inherit; text-align: left; background: none; border: 1px solid transparent; border-radius: 4px; padding: .15rem .35rem; cursor: pointer; }
         button.path:hover { background: #F4F7FB; border-color: var(--line); }
@@ -406,7 +423,7 @@ public struct ReviewPage: Sendable {
         details.paths ol { margin: .25rem 0; padding-left: 2rem; }
         details.paths li { margin: .15rem 0; }
         .finding .sev { font-weight: 700; margin-right: .25rem; }
-        .finding.error .sev { color: var(--error); } .finding.warning .sev { color: var(--warning); }
+        .finding.error .sev { color: var(--error); } .finding.warning .sev { color: var(--warning); } .finding.note .sev { color: var(--note); }
         .finding .where, .finding .why { display: block; }
         .finding .why { color: var(--muted); font-size: .85rem; }
         .clean-note { color: var(--ok); }
@@ -414,11 +431,11 @@ public struct ReviewPage: Sendable {
         details.data { margin-top: 1rem; }
         details.data summary { cursor: pointer; }
         details.data summary h3 { display: inline; }
-        tr.has-problems th, tr.has-problems td:last-child { color: var(--error); }
+        tr.worst-error th, .sev-error { color: var(--error); } tr.worst-warning th, .sev-warning { color: var(--warning); } tr.worst-note th, .sev-note { color: var(--note); }
         g.flowlens-hl > path, g.flowlens-hl > polygon, g.flowlens-hl > ellipse, g.flowlens-hl > polyline { stroke: var(--focus); stroke-width: 5px; }
         g.flowlens-hl { animation: flowlens-pulse 1s ease-in-out 3; }
         @keyframes flowlens-pulse { 50% { opacity: .45; } }
-        @media print { .filter { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
+        @media print { .filter, .search, .zoom { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
 
         """
 
@@ -445,6 +462,78 @@ public struct ReviewPage: Sendable {
             });
             if (first) { first.scrollIntoView({ block: "center", inline: "center" }); }
           });
+          function zoom(figure, factor) {
+            var svg = figure.querySelector("svg");
+            if (!svg) { return; }
+            var base = parseFloat(figure.getAttribute("data-base") || "0");
+            if (!base) {
+              base = svg.getBoundingClientRect().width;
+              figure.setAttribute("data-base", String(base));
+            }
+            var scale = factor === 0 ? 1 : Math.min(8, Math.max(0.25, parseFloat(figure.getAttribute("data-scale") || "1") * factor));
+            figure.setAttribute("data-scale", String(scale));
+            if (scale === 1) {
+              svg.style.width = "";
+              svg.style.maxWidth = "";
+            } else {
+              svg.style.maxWidth = "none";
+              svg.style.width = (base * scale) + "px";
+            }
+          }
+          var factors = { "in": 1.25, "out": 0.8, "fit": 0 };
+          document.addEventListener("click", function (event) {
+            var button = event.target.closest("button[data-zoom]");
+            if (!button) { return; }
+            var figure = button.closest(".diagram-box").querySelector("figure.diagram");
+            zoom(figure, factors[button.getAttribute("data-zoom")]);
+          });
+          document.querySelectorAll("figure.diagram").forEach(function (figure) {
+            figure.addEventListener("keydown", function (event) {
+              var keys = { "+": 1.25, "=": 1.25, "-": 0.8, "0": 0 };
+              var moves = { "ArrowLeft": [-60, 0], "ArrowRight": [60, 0], "ArrowUp": [0, -60], "ArrowDown": [0, 60] };
+              if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+              if (event.key in keys) {
+                zoom(figure, keys[event.key]);
+              } else if (event.key in moves) {
+                figure.scrollBy(moves[event.key][0], moves[event.key][1]);
+              } else {
+                return;
+              }
+              event.preventDefault();
+            });
+            figure.addEventListener("wheel", function (event) {
+              if (!event.ctrlKey) { return; }
+              event.preventDefault();
+              zoom(figure, event.deltaY < 0 ? 1.25 : 0.8);
+            }, { passive: false });
+            var drag = null;
+            figure.addEventListener("pointerdown", function (event) {
+              if (event.button !== 0) { return; }
+              drag = { x: event.clientX, y: event.clientY, left: figure.scrollLeft, top: figure.scrollTop, moved: false };
+            });
+            figure.addEventListener("pointermove", function (event) {
+              if (!drag) { return; }
+              var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+              if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) { return; }
+              drag.moved = true;
+              figure.classList.add("dragging");
+              figure.scrollLeft = drag.left - dx;
+              figure.scrollTop = drag.top - dy;
+            });
+            function stop() { drag = null; figure.classList.remove("dragging"); }
+            figure.addEventListener("pointerup", stop);
+            figure.addEventListener("pointerleave", stop);
+          });
+          var search = document.getElementById("search");
+          if (search) {
+            search.addEventListener("input", function () {
+              var query = search.value.trim().toLowerCase();
+              document.querySelectorAll("[data-search]").forEach(function (element) {
+                var miss = query !== "" && element.getAttribute("data-search").indexOf(query) < 0;
+                element.classList.toggle("search-miss", miss);
+              });
+            });
+          }
           var toggle = document.getElementById("only-problems");
           if (toggle) {
             toggle.addEventListener("change", function () { document.body.classList.toggle("only-problems", toggle.checked); });

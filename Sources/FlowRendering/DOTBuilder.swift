@@ -101,6 +101,7 @@ public struct DOTBuilder: Sendable {
     /// The diagram of `flow` (as `dot(for:findings:flows:)`), with the element each finding is marked on.
     public func diagram(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> Diagram {
         if flow.kind == .flowKit { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
+        let status = FlowStatus(of: flow, findings: findings, flows: flows)
         let findings = findings.filter { $0.flow == flow.id }
         var findingMarks: [Finding: DiagramElement] = [:]
         var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
@@ -108,7 +109,7 @@ public struct DOTBuilder: Sendable {
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
 
-        let title = self.title(of: flow, findings: findings) + (marks?.titleRow ?? "")
+        let title = self.title(of: flow, status: status) + (marks?.titleRow ?? "")
         let large = layout == .large || (layout == .automatic && flow.steps.count > Self.largeFlowSteps)
 
         lines.append("digraph flow {")
@@ -116,12 +117,14 @@ public struct DOTBuilder: Sendable {
         lines.append("  node [fontname=\"\(style.font)\", fontsize=11, fontcolor=\"\(style.ink)\", shape=box, style=\"rounded,filled\", fillcolor=\"\(style.stepFill)\", color=\"\(style.stepLine)\", penwidth=1.2, margin=\"0.14,0.06\"];")
         lines.append("  edge [fontname=\"\(style.font)\", fontsize=9, fontcolor=\"\(style.muted)\", color=\"\(style.stepLine)\", arrowsize=0.7];")
 
+        var kindsShown = Set<String>()
         // Where the flow starts: its initial data, then a start dot unless an explicit start step exists.
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         for finding in flowFindings { findingMarks[finding] = .node(id: "flow-data") }
         if !flow.initialData.isEmpty || !flowFindings.isEmpty {
+            markKinds(flowFindings, into: &kindsShown)
             lines.append("  data [id=\"flow-data\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : color(for: flowFindings))\", label=<\(dataLabel(flow, flowFindings))>];")
         }
         let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
@@ -133,37 +136,73 @@ public struct DOTBuilder: Sendable {
             lines.append("  data -> s\(entries[0]) [style=dotted, arrowhead=none];")
         }
 
-        var kindsShown = Set<String>()
         for (i, step) in flow.steps.enumerated() {
             // A finding belongs to the first step with its id, except a duplicate-step finding, which
             // belongs to the later step it is located at.
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
             for finding in stepFindings { findingMarks[finding] = .node(id: "step-\(i)") }
             stepElements[i] = .node(id: "step-\(i)")
-            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [])
+            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [], flows: flows)
             lines.append("  s\(i) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlight.nodeAttributes(i))];")
         }
 
+        // Where each transition is drawn to: a step, or a marked ghost node for a step that does not exist.
         var missing = MissingTargets()
+        var ends: [Int: (tail: String, head: String)] = [:]
         for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
-            var target: String
             if let to = firstIndex[transition.to] {
-                target = "s\(to)"
+                ends[t] = ("s\(from)", "s\(to)")
             } else {
-                // A transition to a step that does not exist still gets drawn, to a marked ghost node.
                 let n = missing.number(for: transition.to) { n in
                     lines.append("  m\(n) [id=\"missing-\(n)\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such step</I><BR/>\(Self.html(transition.to))>];")
                     kindsShown.insert("error")
                 }
-                target = "m\(n)"
+                ends[t] = ("s\(from)", "m\(n)")
             }
-            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            for finding in edgeFindings where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: "s\(from)", head: target) }
-            transitionElements[t] = .edge(tail: "s\(from)", head: target)
-            let plain = edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, labelAttribute: large ? "xlabel" : "label")
-            let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain, highlight.edgeAttributes(t)]
-            lines.append("  s\(from) -> \(target) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
+        }
+        func edgeFindings(_ transition: Transition) -> [Finding] {
+            findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+        }
+        if large {
+            // `concentrate=true` merges every edge between two nodes, either way round, into one line and
+            // keeps one label: so all transitions between two nodes are written as one edge carrying
+            // every label (see `mergedEdge`).
+            var pairs: [[Int]] = []
+            var pairIndex: [Set<String>: Int] = [:]
+            for t in flow.transitions.indices {
+                guard let (tail, head) = ends[t] else { continue }
+                let key: Set<String> = [tail, head]
+                if let n = pairIndex[key] { pairs[n].append(t) } else { pairIndex[key] = pairs.count; pairs.append([t]) }
+            }
+            for group in pairs {
+                let (tail, head) = ends[group[0]]!
+                for t in group {
+                    transitionElements[t] = .edge(tail: tail, head: head)
+                    for finding in edgeFindings(flow.transitions[t]) where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
+                }
+                // Both ways round: each label says where it leads.
+                let bothWays = group.contains { ends[$0]!.head != head }
+                let attributes = mergedEdge(group.map { t in
+                    let transition = flow.transitions[t]
+                    let target = firstIndex[transition.to].map { flow.steps[$0].name } ?? transition.to
+                    return (transition, edgeFindings(transition), bothWays ? "to \(target): " : "")
+                }, kindsShown: &kindsShown)
+                let arrowheads = bothWays ? "dir=both" : ""
+                let marked = [marks.map { marks in group.reduce(attributes) { marks.transition($1, $0, kindsShown: &kindsShown) } } ?? attributes,
+                              group.map { highlight.edgeAttributes($0) }.first { !$0.isEmpty } ?? "", arrowheads]
+                lines.append("  \(tail) -> \(head) [\(marked.filter { !$0.isEmpty }.joined(separator: ", "))];")
+            }
+        } else {
+            for (t, transition) in flow.transitions.enumerated() {
+                guard let (tail, head) = ends[t] else { continue }
+                let found = edgeFindings(transition)
+                for finding in found where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
+                transitionElements[t] = .edge(tail: tail, head: head)
+                let plain = edgeAttributes(transition, findings: found, kindsShown: &kindsShown)
+                let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain, highlight.edgeAttributes(t)]
+                lines.append("  \(tail) -> \(head) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
+            }
         }
 
         if !kindsShown.isEmpty {
@@ -183,22 +222,15 @@ public struct DOTBuilder: Sendable {
         }
     }
 
-    /// The diagram's title: the flow's name, and under it its kind and how many errors and warnings
-    /// are drawn (`findings`).
-    func title(of flow: Flow, findings: [Finding]) -> String {
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.filter { $0.severity == .warning }.count
-        var status = [Self.kindDescription(flow.kind)]
-        if errors > 0 { status.append("\(errors) error\(errors == 1 ? "" : "s")") }
-        if warnings > 0 { status.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-        if errors + warnings == 0 { status.append("no problems found") }
-        return "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(status.joined(separator: " · ")))</FONT>"
+    /// The diagram's title: the flow's name, and under it its kind and its status (`FlowStatus`).
+    func title(of flow: Flow, status: FlowStatus) -> String {
+        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(Self.kindDescription(flow.kind) + " · " + status.text))</FONT>"
     }
 
     // MARK: - Nodes
 
     /// `extraRows` (HTML) are shown under the step's own rows, above its findings.
-    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
+    func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = [], flows: [Flow] = []) -> String {
         var attributes = ["id=\"\(id)\""]
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         var rows: [String] = []
@@ -235,7 +267,7 @@ public struct DOTBuilder: Sendable {
         case .subflow:
             attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
             rows.append(name)
-            rows.append(small("runs the flow “\(Self.html(step.subflow ?? "?"))”"))
+            rows.append(small("runs the flow “\(Self.html(Self.subflowName(step.subflow, flows: flows)))”"))
             kindsShown.insert("subflow")
         default:
             rows.append(name)
@@ -267,7 +299,7 @@ public struct DOTBuilder: Sendable {
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
             if !unreachable, step.kind != .start { attributes.append("fillcolor=\"\(fill(for: findings))\"") }
-            kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning")
+            markKinds(findings, into: &kindsShown)
         }
         if unreachable {
             attributes.append(step.kind == .branch || step.kind == .group ? "style=\"dashed,filled\"" : "style=\"rounded,dashed,filled\"")
@@ -299,24 +331,58 @@ public struct DOTBuilder: Sendable {
     func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false,
                         labelAttribute: String = "label") -> String {
         var attributes: [String] = []
-        var label = transition.displayLabel.map(Self.html)
         if transition.kind == .error {
             attributes += ["style=dashed", "color=\"\(style.error)\""]
-            label = label ?? "on error"
             kindsShown.insert("error-edge")
         }
         if transition.kind == .parallel { attributes.append("style=bold") }
+        if let worst = SeverityStyle.worst(findings) {
+            attributes += ["color=\"\(worst.colour)\"", "penwidth=2", "fontcolor=\"\(worst.colour)\""]
+            markKinds(findings, into: &kindsShown)
+        }
+        if let label = edgeLabel(transition, findings: findings, stateMachine: stateMachine) { attributes.append("\(labelAttribute)=<\(label)>") }
+        return attributes.joined(separator: ", ")
+    }
+
+    /// The HTML label of a transition: its condition or label, its carried type, then its findings in
+    /// a few words, each in its severity's colour. `prefix` (plain text) goes before the first line.
+    func edgeLabel(_ transition: Transition, findings: [Finding], stateMachine: Bool, prefix: String = "") -> String? {
+        var label = transition.displayLabel.map(Self.html)
+        if transition.kind == .error { label = label ?? "on error" }
         if stateMachine {
             if label == nil, let type = transition.carriedType { label = Self.html(type.spelling) }
         } else if let type = transition.carriedType {
             label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
         }
-        if !findings.isEmpty {
-            attributes += ["color=\"\(color(for: findings))\"", "penwidth=2", "fontcolor=\"\(color(for: findings))\""]
-            let rules = Set(findings.map(\.rule)).sorted().map(Self.html).joined(separator: ", ")
-            label = (label.map { $0 + "<BR/>" } ?? "") + "✖ \(rules)"
+        let marks = FindingPhrase.texts(findings).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Self.html($0.text))</FONT>" }
+        // The prefix says where the label leads; a transition with nothing to say gets none.
+        if !prefix.isEmpty, label != nil || !marks.isEmpty {
+            label = label.map { Self.html(prefix) + $0 } ?? Self.html(String(prefix.dropLast()))
         }
-        if let label { attributes.append("\(labelAttribute)=<\(label)>") }
+        let rows = (label.map { [$0] } ?? []) + marks
+        return rows.isEmpty ? nil : rows.joined(separator: "<BR/>")
+    }
+
+    /// One edge of the large layout standing for several transitions between the same two nodes (see
+    /// `diagram(for:findings:flows:)`): every label, one a line (each with its `prefix`), dashed only
+    /// when all are error edges, in the colour of the worst finding.
+    func mergedEdge(_ transitions: [(transition: Transition, findings: [Finding], prefix: String)], kindsShown: inout Set<String>) -> String {
+        if transitions.count == 1, let only = transitions.first, only.prefix.isEmpty {
+            return edgeAttributes(only.transition, findings: only.findings, kindsShown: &kindsShown, labelAttribute: "xlabel")
+        }
+        var attributes: [String] = []
+        let all = transitions.flatMap(\.findings)
+        if transitions.allSatisfy({ $0.transition.kind == .error }) {
+            attributes += ["style=dashed", "color=\"\(style.error)\""]
+        }
+        if transitions.contains(where: { $0.transition.kind == .error }) { kindsShown.insert("error-edge") }
+        if transitions.contains(where: { $0.transition.kind == .parallel }) { attributes.append("style=bold") }
+        if let worst = SeverityStyle.worst(all) {
+            attributes += ["color=\"\(worst.colour)\"", "penwidth=2", "fontcolor=\"\(worst.colour)\""]
+            markKinds(all, into: &kindsShown)
+        }
+        let labels = transitions.compactMap { edgeLabel($0.transition, findings: $0.findings, stateMachine: false, prefix: $0.prefix) }
+        if !labels.isEmpty { attributes.append("xlabel=<\(labels.joined(separator: "<BR/>"))>") }
         return attributes.joined(separator: ", ")
     }
 
@@ -330,12 +396,14 @@ public struct DOTBuilder: Sendable {
             ("start", "● start"), ("step", "▢ step"), ("branch", "⬡ decision"), ("join", "● branches meet"),
             ("group", "❒ once for each element"), ("subflow", "▣ runs another flow"), ("end", "◎ end"),
             ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
-            ("unreachable", "▢ grey, dashed: never reached"), ("error", "✖ red: error"), ("warning", "▲ orange: warning"),
+            ("unreachable", "▢ grey, dashed: never reached"),
+            ("error", SeverityStyle.legendText(.error)), ("warning", SeverityStyle.legendText(.warning)), ("note", SeverityStyle.legendText(.note)),
             ("diff-added", "green: added"), ("diff-removed", "red, dashed: removed"), ("diff-changed", "blue: changed (listed in the step)"),
         ]
         var cells = ""
         for (key, text) in entries where shown.contains(key) {
-            let colour = key == "error" ? style.error : key == "warning" ? style.warning : DiagramMarks.legendColours[key] ?? style.muted
+            let severity = Severity.allCases.first { SeverityStyle.of($0).word == key }
+            let colour = severity.map { SeverityStyle.of($0).colour } ?? DiagramMarks.legendColours[key] ?? style.muted
             cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
         }
         cells += highlight.legend()
@@ -351,11 +419,14 @@ public struct DOTBuilder: Sendable {
         }.joined(separator: ", ")
     }
 
-    /// `✖ missing-data-key: token`, in the finding's colour.
+    /// `✖ may be missing: token`, in the finding's colour (see `FindingPhrase`).
     func findingRow(_ finding: Finding) -> String {
-        let colour = finding.severity == .error ? style.error : style.warning
-        let keyText = finding.key.map { ": \(Self.html($0))" } ?? ""
-        return "<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(finding.severity == .error ? "✖" : "▲") \(Self.html(finding.rule))\(keyText)</FONT>"
+        "<FONT POINT-SIZE=\"9\" COLOR=\"\(SeverityStyle.of(finding.severity).colour)\">\(Self.html(FindingPhrase.text(finding)))</FONT>"
+    }
+
+    /// Records in `kindsShown` the severity of each of `findings`: the legend lists each mark drawn.
+    func markKinds(_ findings: [Finding], into kindsShown: inout Set<String>) {
+        for finding in findings { kindsShown.insert(SeverityStyle.of(finding.severity).word) }
     }
 
     func small(_ html: String) -> String { "<FONT POINT-SIZE=\"9\">\(html)</FONT>" }
@@ -365,13 +436,9 @@ public struct DOTBuilder: Sendable {
             + rows.map { "<TR><TD>\($0)</TD></TR>" }.joined() + "</TABLE>"
     }
 
-    func color(for findings: [Finding]) -> String {
-        findings.contains { $0.severity == .error } ? style.error : style.warning
-    }
+    func color(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.colour ?? style.stepLine }
 
-    func fill(for findings: [Finding]) -> String {
-        findings.contains { $0.severity == .error } ? style.errorFill : style.warningFill
-    }
+    func fill(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.fill ?? style.stepFill }
 
     /// How a diagram names a kind of flow to its readers ("Flow-iOS flow", "FlowKit state machine").
     public static func kindDescription(_ kind: FlowKind) -> String {
@@ -386,21 +453,28 @@ public struct DOTBuilder: Sendable {
         }
     }
 
-    /// Escapes text for a Graphviz HTML-like label: markup characters become entities, control
-    /// characters (which Graphviz rejects) are dropped, and line breaks become `<BR/>`.
+    /// The name of the flow a sub-flow step runs (its reference when no such flow is loaded).
+    public static func subflowName(_ reference: String?, flows: [Flow]) -> String {
+        guard let reference else { return "?" }
+        return (flows.first { $0.id == reference } ?? flows.first { $0.name == reference })?.name ?? reference
+    }
+
+    /// Escapes text for a Graphviz HTML-like label: markup characters become entities, a backslash is
+    /// doubled (Graphviz expands `\N`, `\G`, `\E`, `\T`, `\H`, `\L`, `\l`, `\r` even in HTML-like
+    /// labels, after decoding entities), hidden characters are written visibly and long text is capped
+    /// (`DisplayText`), and line breaks become `<BR/>`.
     public static func html(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in DisplayText.visible(text).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\\": out += "\\\\"
             case "\n": out += "<BR/>"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
-                out.unicodeScalars.append(scalar)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

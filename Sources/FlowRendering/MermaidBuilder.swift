@@ -31,11 +31,19 @@ public struct MermaidDiagram: Hashable, Sendable {
 /// **Safe whatever the names are.** Node ids are generated (`s0`, `s1`, `c1_s0`, `m0`, `begin`,
 /// `data`), never taken from user text, so no step can be called `end` or `class` in Mermaid's eyes.
 /// User text only appears inside double-quoted labels (and a state diagram's transition labels and
-/// notes), with every character Mermaid's grammar or its pre-processing gives a meaning to (`"`, `#`,
-/// `%`, `:`, `;`, `` ` ``, `<`, `>`, `&`, `|`, `\`; outside quotes also brackets, `=`, `*`, `_`, `~`,
-/// `-` …) written as Mermaid entity codes (`#quot;`, `#35;` …, which Mermaid turns back into the
-/// character when it renders), line breaks as `<br>`, and control and bidirectional-override
-/// characters dropped. A comment line holds only the letters, digits and spaces of a flow's name.
+/// notes), and only the characters that Mermaid would read as something else are written as entity
+/// codes (Mermaid turns `#quot;`, `#lt;`, `#58;` … back into the character when it renders): `"`,
+/// `<`, `>`, `&` (markup), a `#` that would start an entity code, a `%` before `%` (a directive);
+/// outside quotes also `:` and `;`. Mermaid then reads a label as Markdown, so `*`, `` ` `` and an `_`
+/// that could start or end emphasis get a backslash, as does a backslash before punctuation.
+/// Everything else (`:` in quotes, `-`, `|`, brackets, `end` …) is written as itself, so the text
+/// reads the same in every Mermaid version and setting. Line breaks become `<br>`; characters that
+/// would hide or reorder text are shown visibly (`<U+202E>`, see `DisplayText`). A comment line holds
+/// only the letters, digits and spaces of a flow's name.
+///
+/// **Checkable.** A last comment line, `%% flowlens-labels: [...]`, lists as JSON the text of every
+/// label as FlowLens meant it to read (line breaks as `\n`); `scripts/validate-mermaid.py` renders
+/// the diagram and compares what Mermaid shows with it.
 ///
 /// **Limits.** Mermaid refuses a diagram over `maxTextSize` (50 000 characters) or with more than
 /// `maxEdges` (500) edges by default. A diagram above `budget` is first drawn without the details
@@ -70,7 +78,7 @@ public struct MermaidBuilder: Sendable {
             }
         }
         for detailed in [true, false] {
-            let text = flowchart(flow, findings: findings, detailed: detailed, part: nil)
+            let text = flowchart(flow, findings: findings, flows: flows, detailed: detailed, part: nil)
             if fits(text) {
                 var notes: [String] = []
                 if flow.kind == .flowKit { notes.append("Drawn as a flowchart, its composite states as single steps, to stay under Mermaid's size limits") }
@@ -79,7 +87,7 @@ public struct MermaidBuilder: Sendable {
                                        note: notes.isEmpty ? nil : notes.joined(separator: "; ") + ".")]
             }
         }
-        return split(flow, findings: findings)
+        return split(flow, findings: findings, flows: flows)
     }
 
     /// Whether `text` stays under the budget.
@@ -89,7 +97,7 @@ public struct MermaidBuilder: Sendable {
 
     /// The edges of a diagram: its lines with an arrow.
     static func edgeCount(_ text: String) -> Int {
-        text.split(separator: "\n").filter { $0.contains(" --> ") || $0.contains(" -.-> ") || $0.contains(" ==> ") || $0.contains(" -.- ") || $0.contains("-->|") || $0.contains("-.->|") || $0.contains("==>|") }.count
+        text.split(separator: "\n").filter { !$0.trimmingPrefix(" ").hasPrefix("%%") }.filter { $0.contains(" --> ") || $0.contains(" -.-> ") || $0.contains(" ==> ") || $0.contains(" -.- ") || $0.contains("-->|") || $0.contains("-.->|") || $0.contains("==>|") }.count
     }
 
     func withNote(_ text: String, _ notes: [String]) -> String {
@@ -100,34 +108,96 @@ public struct MermaidBuilder: Sendable {
 
     // MARK: - Escaping
 
-    /// `text` made safe inside a double-quoted Mermaid label (see the type's documentation). `strict`
-    /// also encodes the brackets, `=`, `*`, `_`, `~`, `-`, `'`, `@`, `$` and `^`: for text that is not in
-    /// quotes (a state diagram's transition label).
-    public static func label(_ text: String, strict: Bool = false) -> String {
+    /// `text` made safe inside a double-quoted Mermaid label (see the type's documentation);
+    /// `unquoted` also encodes `:` and `;`: for a state diagram's transition label or note.
+    public static func label(_ text: String, unquoted: Bool = false) -> String {
+        let scalars = Array(DisplayText.visible(text).unicodeScalars)
+        func isWord(_ i: Int) -> Bool {
+            guard scalars.indices.contains(i) else { return false }
+            return scalars[i].properties.isAlphabetic || scalars[i].properties.numericType != nil
+        }
+        /// Whether `#` at `i` starts what Mermaid reads as an entity code (`#` letters-or-digits `;`).
+        func startsEntity(_ i: Int) -> Bool {
+            var j = i + 1
+            while j < scalars.count, scalars[j] == "_" || (scalars[j].isASCII && isWord(j)) { j += 1 }
+            return j > i + 1 && j < scalars.count && scalars[j] == ";"
+        }
+        /// Whether a backslash at `i` would escape what follows it in Markdown (ASCII punctuation, or
+        /// the `<br>` or quote after the row).
+        func escapesNext(_ i: Int) -> Bool {
+            guard i + 1 < scalars.count else { return true }
+            let next = scalars[i + 1]
+            return "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".unicodeScalars.contains(next)
+        }
         var out = ""
-        for scalar in text.unicodeScalars {
+        for (i, scalar) in scalars.enumerated() {
             switch scalar {
             case "\"": out += "#quot;"
             case "&": out += "#amp;"
             case "<": out += "#lt;"
             case ">": out += "#gt;"
-            case "#", "%", ":", ";", "`", "|", "\\":
-                out += "#\(scalar.value);"
-            case "{", "}", "[", "]", "(", ")", "=", "*", "_", "~", "-", "'", "@", "$", "^":
-                if strict { out += "#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
+            // Mermaid reads labels as Markdown after decoding entity codes: a backslash keeps these.
+            case "*", "`": out += "\\" + String(scalar)
+            case "_" where !(isWord(i - 1) && isWord(i + 1)): out += "\\_"
+            case "\\" where escapesNext(i):
+                out += "\\\\"
+            case "#" where startsEntity(i): out += "#35;"
+            case "%" where i + 1 < scalars.count && scalars[i + 1] == "%": out += "#37;"
+            case ":" where unquoted, ";" where unquoted: out += "#\(scalar.value);"
             case "\n": out += "<br>"
-            default:
-                let v = scalar.value
-                if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-                    || v == 0x2028 || v == 0x2029 || v == 0xFEFF { continue }
-                out.unicodeScalars.append(scalar)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
     }
 
     /// Several lines of a label: each escaped, joined by `<br>`.
-    static func lines(_ rows: [String], strict: Bool = false) -> String { rows.map { label($0, strict: strict) }.joined(separator: "<br>") }
+    static func lines(_ rows: [String], unquoted: Bool = false) -> String { rows.map { label($0, unquoted: unquoted) }.joined(separator: "<br>") }
+
+    /// The text a label is meant to show: each row as `DisplayText` shows it, one a line.
+    static func meant(_ rows: [String]) -> String { rows.map { DisplayText.visible($0) }.joined(separator: "\n") }
+
+    /// `lines` with a `;` ending each line Mermaid's pre-processing would cut: before parsing, it removes
+    /// the last `;` of any line matching `style.*:\S*#.*;` or `classDef.*:\S*#.*;` (meant for style
+    /// statements), which would eat a `;` of a label, or of an entity code in it. A statement may end
+    /// in `;`, so an extra one is what gets cut.
+    static func guarded(_ lines: [String]) -> [String] {
+        let cut = try! Regex(#"(style|classDef).*:\S*#.*;"#)
+        return lines.map { line in
+            let statement = line.drop { $0 == " " }
+            if statement.hasPrefix("%%") || statement.hasPrefix("classDef ") || statement.hasPrefix("class ") || statement.hasPrefix("linkStyle ") { return line }
+            return line.contains(cut) ? line + ";" : line
+        }
+    }
+
+    /// The `%% flowlens-labels: [...]` comment: `labels` as a JSON array, with `%` written `\u0025` so
+    /// that no `%%{` in a label can be read as a directive, and `<`, `>`, `&` escaped too, so that
+    /// no markup is in the file even where a Markdown viewer shows the block as text.
+    static func labelsComment(_ labels: [String]) -> String {
+        func json(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "%": out += "\\u0025"
+                case "<": out += "\\u003c"
+                case ">": out += "\\u003e"
+                case "&": out += "\\u0026"
+                default:
+                    if scalar.value < 0x20 || DisplayText.isHidden(scalar) {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        return "%% flowlens-labels: [" + labels.map(json).joined(separator: ",") + "]"
+    }
 
     /// The comment line naming the flow: only letters, digits and spaces of its name.
     static func comment(_ flow: Flow, _ what: String) -> String {
@@ -137,10 +207,11 @@ public struct MermaidBuilder: Sendable {
 
     // MARK: - Styles
 
-    static let classDefinitions = [
-        "classDef error fill:#FDECEA,stroke:#C62828,stroke-width:2px,color:#2B3340",
-        "classDef warning fill:#FFF4E0,stroke:#B26A00,stroke-width:2px,color:#2B3340",
-        "classDef note fill:#EEF1FA,stroke:#5F6B7A,stroke-dasharray:3 3,color:#2B3340",
+    static let classDefinitions = Severity.allCases.reversed().map { severity in
+        let style = SeverityStyle.of(severity)
+        return "classDef \(style.word) fill:\(style.fill),stroke:\(style.colour),stroke-width:2px,color:#2B3340"
+    } + [
+        "classDef stub fill:#EEF1FA,stroke:#5F6B7A,stroke-dasharray:3 3,color:#2B3340",
         "classDef unreachable fill:#EEEEEE,stroke:#5F6B7A,stroke-dasharray:4 3,color:#5F6B7A",
         "classDef endStep fill:#E6F2EA,stroke:#5F6B7A,color:#2B3340",
         "classDef failStep fill:#FBEAEA,stroke:#C62828,color:#2B3340",
@@ -150,18 +221,14 @@ public struct MermaidBuilder: Sendable {
     /// The class for a set of findings: the worst severity (`unreachable` for a step never reached).
     static func findingClass(_ findings: [Finding]) -> String? {
         if findings.contains(where: { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }) { return "unreachable" }
-        guard let worst = findings.map(\.severity).max() else { return nil }
-        return worst.rawValue
+        return SeverityStyle.worst(findings)?.word
     }
 
-    /// `✖ missing-data-key: token` (▲ for a warning, ● for a note).
-    static func findingRow(_ finding: Finding) -> String {
-        let mark = finding.severity == .error ? "✖" : finding.severity == .warning ? "▲" : "●"
-        return "\(mark) \(finding.rule)" + (finding.key.map { ": \($0)" } ?? "")
-    }
+    /// `✖ may be missing: token` (see `FindingPhrase`).
+    static func findingRow(_ finding: Finding) -> String { FindingPhrase.text(finding) }
 
     /// The rows under a step's name: its type, details, data, implementation (when `detailed`), then its findings.
-    static func rows(_ step: Step, findings: [Finding], detailed: Bool) -> [String] {
+    static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow]) -> [String] {
         var rows: [String] = []
         if detailed {
             if let content = step.contentType, content.spelling != "Void", content.spelling != "()" {
@@ -171,7 +238,7 @@ public struct MermaidBuilder: Sendable {
             case .group:
                 if let group = step.group { rows.append("for each element of \(group.inputKey)" + (group.outputKey.map { " → \($0)" } ?? "")) }
             case .subflow:
-                rows.append("runs the flow “\(step.subflow ?? "?")”")
+                rows.append("runs the flow “\(DOTBuilder.subflowName(step.subflow, flows: flows))”")
             default: break
             }
             rows += step.details
@@ -194,7 +261,7 @@ public struct MermaidBuilder: Sendable {
 
     /// A flowchart of `flow`, or of one part of it (`part`: the step indices drawn, the part's number
     /// and count, and the part each step is drawn in).
-    func flowchart(_ flow: Flow, findings all: [Finding], detailed: Bool, part: Part?) -> String {
+    func flowchart(_ flow: Flow, findings all: [Finding], flows: [Flow], detailed: Bool, part: Part?) -> String {
         let findings = all.filter { $0.flow == flow.id }
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
@@ -206,6 +273,12 @@ public struct MermaidBuilder: Sendable {
             lines.append("  %% Too large for one Mermaid diagram: steps \(part.steps.first! + 1) to \(part.steps.last! + 1) of \(flow.steps.count); a transition to another part ends at a note naming it.")
         }
         var classes: [(String, String)] = []
+        // The text of every label, as meant: for the `flowlens-labels` comment.
+        var meant: [String] = []
+        func quoted(_ rows: [String]) -> String {
+            meant.append(Self.meant(rows))
+            return "\"\(Self.lines(rows))\""
+        }
 
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
@@ -218,12 +291,12 @@ public struct MermaidBuilder: Sendable {
                     value.key + (value.type.map { " (\($0.spelling))" } ?? "") + (value.value.map { " = \($0)" } ?? "")
                 } : [flow.initialData.map(\.key).joined(separator: ", ")])
                 rows += flowFindings.sorted(by: Finding.reportOrder).map(Self.findingRow)
-                lines.append("  data>\"\(Self.lines(rows))\"]")
+                lines.append("  data>\(quoted(rows))]")
                 if let c = Self.findingClass(flowFindings) { classes.append(("data", c)) }
                 edges.append("  data -.- \(explicitStart ? "s\(entries[0])" : "begin")")
             }
             if !explicitStart {
-                lines.append("  begin((\"start\"))")
+                lines.append("  begin((\(quoted(["start"]))))")
                 for entry in entries where drawn.contains(entry) { edges.append("  begin --> s\(entry)") }
             }
         }
@@ -231,17 +304,18 @@ public struct MermaidBuilder: Sendable {
         for i in flow.steps.indices where drawn.contains(i) {
             let step = flow.steps[i]
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            let text = Self.lines([step.name] + Self.rows(step, findings: stepFindings, detailed: detailed))
             let shape: (String, String)
             switch step.kind {
-            case .start: shape = ("([\"", "\"])")
-            case .end, .fail: shape = ("([\"", "\"])")
-            case .branch: shape = ("{{\"", "\"}}")
-            case .group, .subflow: shape = ("[[\"", "\"]]")
-            case .join where step.reads.isEmpty && step.writes.isEmpty && stepFindings.isEmpty: shape = ("((\"", "\"))")
-            default: shape = step.terminal ? ("([\"", "\"])") : ("(\"", "\")")
+            case .start: shape = ("([", "])")
+            case .end, .fail: shape = ("([", "])")
+            case .branch: shape = ("{{", "}}")
+            case .group, .subflow: shape = ("[[", "]]")
+            case .join where step.reads.isEmpty && step.writes.isEmpty && stepFindings.isEmpty: shape = ("((", "))")
+            default: shape = step.terminal ? ("([", "])") : ("(", ")")
             }
-            let shown = step.kind == .join && shape.0 == "((\"" ? " " : text
+            // A plain join is a small empty circle.
+            let shown = step.kind == .join && shape.0 == "((" ? "\" \""
+                : quoted([step.name] + Self.rows(step, findings: stepFindings, detailed: detailed, flows: flows))
             lines.append("  s\(i)\(shape.0)\(shown)\(shape.1)")
             if let c = Self.findingClass(stepFindings) {
                 classes.append(("s\(i)", c))
@@ -266,33 +340,34 @@ public struct MermaidBuilder: Sendable {
                     if stubs[to] == nil {
                         stubs[to] = "x\(to)"
                         let where_ = part.map { "part \($0.partOf[to] + 1)" } ?? "another part"
-                        lines.append("  x\(to)>\"\(Self.label("→ \(flow.steps[to].name) (\(where_))"))\"]")
-                        classes.append(("x\(to)", "note"))
+                        lines.append("  x\(to)>\(quoted(["→ \(flow.steps[to].name) (\(where_))"]))]")
+                        classes.append(("x\(to)", "stub"))
                     }
                     target = stubs[to]!
                 }
             } else {
                 let n = missing.number(for: transition.to) { n in
-                    lines.append("  m\(n)[\"\(Self.lines(["no such step", transition.to]))\"]")
+                    lines.append("  m\(n)[\(quoted(["no such step", transition.to]))]")
                     classes.append(("m\(n)", "ghost"))
                 }
                 target = "m\(n)"
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            var rows: [String] = []
             var text = transition.displayLabel ?? (transition.kind == .error ? "on error" : nil)
             if let type = transition.carriedType, detailed { text = (text.map { $0 + " " } ?? "") + "(\(type.spelling))" }
-            if !edgeFindings.isEmpty {
-                text = (text.map { $0 + "\n" } ?? "") + Set(edgeFindings.map(\.rule)).sorted().map { "✖ \($0)" }.joined(separator: ", ")
-                linkStyles.append((edges.count, Self.findingClass(edgeFindings) == "error" ? "#C62828" : "#B26A00"))
-            }
+            if let text { rows.append(text) }
+            rows += FindingPhrase.texts(edgeFindings).map(\.text)
+            if let worst = SeverityStyle.worst(edgeFindings) { linkStyles.append((edges.count, worst.colour)) }
             let arrow = transition.kind == .error ? "-.->" : transition.kind == .parallel ? "==>" : "-->"
-            edges.append("  s\(from) \(arrow)\(text.map { "|\"\(Self.label($0))\"|" } ?? "") \(target)")
+            edges.append("  s\(from) \(arrow)\(rows.isEmpty ? "" : "|\(quoted(rows))|") \(target)")
         }
         lines += edges
         lines += Self.classDefinitions.map { "  " + $0 }
         for (node, c) in classes { lines.append("  class \(node) \(c)") }
         for (n, colour) in linkStyles { lines.append("  linkStyle \(n) stroke:\(colour),stroke-width:2px") }
-        return lines.joined(separator: "\n") + "\n"
+        lines.append("  " + Self.labelsComment(meant))
+        return Self.guarded(lines).joined(separator: "\n") + "\n"
     }
 
     /// One part of a split flowchart.
@@ -305,7 +380,7 @@ public struct MermaidBuilder: Sendable {
     }
 
     /// The flow split into parts of consecutive steps, each under the budget.
-    func split(_ flow: Flow, findings: [Finding]) -> [MermaidDiagram] {
+    func split(_ flow: Flow, findings: [Finding], flows: [Flow]) -> [MermaidDiagram] {
         // Size each part by the steps' own lines and edges; halve until every part fits.
         var size = max(1, flow.steps.count / 2)
         while true {
@@ -313,7 +388,7 @@ public struct MermaidBuilder: Sendable {
             var partOf = Array(repeating: 0, count: flow.steps.count)
             for (n, chunk) in chunks.enumerated() { for i in chunk { partOf[i] = n } }
             let texts = chunks.enumerated().map { n, chunk in
-                flowchart(flow, findings: findings, detailed: false, part: Part(steps: chunk, number: n + 1, count: chunks.count, partOf: partOf))
+                flowchart(flow, findings: findings, flows: flows, detailed: false, part: Part(steps: chunk, number: n + 1, count: chunks.count, partOf: partOf))
             }
             if texts.allSatisfy(fits) || size == 1 {
                 let note = "Too large for one Mermaid diagram: drawn in \(texts.count) parts, without data and types."
@@ -328,12 +403,14 @@ public struct MermaidBuilder: Sendable {
     /// A `stateDiagram-v2` of a FlowKit machine, its composite states drawn nested with the machines in `flows`.
     func stateDiagram(_ flow: Flow, findings: [Finding], flows: [Flow], detailed: Bool) -> String {
         var writer = MermaidMachineWriter(flows: flows, findings: findings, detailed: detailed)
-        writer.draw(flow, prefix: "", indent: "  ", stack: [flow.id])
+        writer.draw(flow, prefix: "", indent: "  ", stack: [flow.id], outer: [:])
         var lines = ["stateDiagram-v2", "  " + Self.comment(flow, "state machine")]
         lines += writer.lines
+        lines += writer.crossing
         lines += Self.classDefinitions.map { "  " + $0 }
         for (node, c) in writer.classes { lines.append("  class \(node) \(c)") }
-        return lines.joined(separator: "\n") + "\n"
+        lines.append("  " + Self.labelsComment(writer.meant))
+        return Self.guarded(lines).joined(separator: "\n") + "\n"
     }
 }
 
@@ -344,6 +421,11 @@ struct MermaidMachineWriter {
     let detailed: Bool
     var lines: [String] = []
     var classes: [(String, String)] = []
+    /// Transitions out of a composite to a state around it: written at the top level, since Mermaid
+    /// would make a new state of a name it meets inside a composite's block.
+    var crossing: [String] = []
+    /// The text of every label, as meant: for the `flowlens-labels` comment.
+    var meant: [String] = []
     private var clusters = 0
 
     init(flows: [Flow], findings: [Finding], detailed: Bool) {
@@ -352,39 +434,53 @@ struct MermaidMachineWriter {
         self.detailed = detailed
     }
 
-    /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
-    private func machine(_ reference: String, in parent: Flow) -> Flow? {
-        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
-            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+    /// A quoted state description.
+    private mutating func quoted(_ rows: [String]) -> String {
+        meant.append(MermaidBuilder.meant(rows))
+        return "\"\(MermaidBuilder.lines(rows))\""
     }
 
-    mutating func draw(_ flow: Flow, prefix: String, indent: String, stack: [String]) {
+    /// A transition label or a note: text to the end of the line.
+    private mutating func unquoted(_ rows: [String]) -> String {
+        meant.append(MermaidBuilder.meant(rows))
+        return MermaidBuilder.lines(rows, unquoted: true)
+    }
+
+    /// Draws `flow`'s states and transitions. `outer`: the ids of the states of the machines around
+    /// this one, by step id, for a transition that crosses out of a composite.
+    mutating func draw(_ flow: Flow, prefix: String, indent: String, stack: [String], outer: [String: String]) {
         let findings = self.findings.filter { $0.flow == flow.id }
         var firstIndex: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
         func id(_ i: Int) -> String { "\(prefix)s\(i)" }
         let pseudo = Set(flow.steps.indices.filter { flow.steps[$0].kind == .start || flow.steps[$0].kind == .end })
         let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        func subMachine(_ step: Step) -> Flow? {
+            guard step.kind == .subflow, let reference = step.subflow, let sub = SubMachines.machine(reference, in: flow, flows: flows),
+                  !stack.contains(sub.id), stack.count <= DOTBuilder.maximumNestedMachines else { return nil }
+            return sub
+        }
+        var visible = outer
+        for (i, step) in flow.steps.enumerated().reversed() where !pseudo.contains(i) && subMachine(step) == nil { visible[step.id] = id(i) }
 
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         var notes: [String] = []
         for (i, step) in flow.steps.enumerated() where !pseudo.contains(i) {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id),
-               stack.count <= DOTBuilder.maximumNestedMachines {
+            if let sub = subMachine(step) {
                 clusters += 1
-                let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed).filter { !$0.hasPrefix("runs the flow") }
-                lines.append("\(indent)state \"\(MermaidBuilder.lines([step.name] + rows))\" as \(id(i)) {")
-                draw(sub, prefix: "c\(clusters)_", indent: indent + "  ", stack: stack + [sub.id])
+                let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed, flows: flows).filter { !$0.hasPrefix("runs the flow") }
+                lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i)) {")
+                draw(sub, prefix: "c\(clusters)_", indent: indent + "  ", stack: stack + [sub.id], outer: visible)
                 lines.append("\(indent)}")
                 // Mermaid cannot style a composite state: its findings go in a note.
                 if !stepFindings.isEmpty {
-                    notes.append("\(indent)note right of \(id(i)) : \(MermaidBuilder.lines(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow), strict: true))")
+                    notes.append("\(indent)note right of \(id(i)) : \(unquoted(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow)))")
                 }
             } else {
-                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed)
+                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows)
                 if step.kind == .subflow { rows.insert("has its own states, drawn in its own diagram", at: 0) }
-                lines.append("\(indent)state \"\(MermaidBuilder.lines([step.name] + rows))\" as \(id(i))")
+                lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i))")
                 if let c = MermaidBuilder.findingClass(stepFindings) {
                     classes.append((id(i), c))
                 } else if step.kind == .fail {
@@ -395,7 +491,7 @@ struct MermaidMachineWriter {
             }
         }
         if !flowFindings.isEmpty, let first = flow.steps.indices.first(where: { !pseudo.contains($0) }) {
-            notes.append("\(indent)note left of \(id(first)) : \(MermaidBuilder.lines(flowFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow), strict: true))")
+            notes.append("\(indent)note left of \(id(first)) : \(unquoted(flowFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow)))")
         }
 
         // Begin and End are `[*]`; a machine whose entry is not a Begin starts from `[*]` too.
@@ -405,22 +501,26 @@ struct MermaidMachineWriter {
             guard let from = firstIndex[transition.from] else { continue }
             let source = pseudo.contains(from) ? "[*]" : id(from)
             let target: String
+            var crosses = false
             if let to = firstIndex[transition.to] {
                 target = pseudo.contains(to) ? "[*]" : id(to)
+            } else if let state = outer[transition.to], source != "[*]" {
+                target = state
+                crosses = true
             } else {
                 let n = missing.number(for: transition.to) { n in
-                    lines.append("\(indent)state \"\(MermaidBuilder.lines(["no such state", transition.to]))\" as \(prefix)m\(n)")
+                    lines.append("\(indent)state \(quoted(["no such state", transition.to])) as \(prefix)m\(n)")
                     classes.append(("\(prefix)m\(n)", "ghost"))
                 }
                 target = "\(prefix)m\(n)"
             }
             if source == "[*]" && target == "[*]" { continue }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            var text = transition.displayLabel ?? transition.carriedType.map(\.spelling)
-            if !edgeFindings.isEmpty {
-                text = (text.map { $0 + " " } ?? "") + Set(edgeFindings.map(\.rule)).sorted().map { "✖ \($0)" }.joined(separator: ", ")
-            }
-            lines.append("\(indent)\(source) --> \(target)\(text.map { " : \(MermaidBuilder.label($0, strict: true))" } ?? "")")
+            var rows: [String] = []
+            if let text = transition.displayLabel ?? transition.carriedType.map(\.spelling) { rows.append(text) }
+            rows += FindingPhrase.texts(edgeFindings).map(\.text)
+            let line = "\(source) --> \(target)\(rows.isEmpty ? "" : " : \(unquoted(rows))")"
+            if crosses { crossing.append("  " + line) } else { lines.append(indent + line) }
         }
         lines += notes
     }

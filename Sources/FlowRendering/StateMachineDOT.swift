@@ -30,9 +30,9 @@ extension DOTBuilder {
     /// The DOT text of a FlowKit machine, its composite states drawn with the machines in `flows`.
     func stateMachineDiagram(for flow: Flow, findings: [Finding], flows: [Flow]) -> Diagram {
         var writer = MachineWriter(builder: self, flows: flows, findings: findings)
-        _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id])
+        _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id], outer: [:])
 
-        let title = self.title(of: flow, findings: writer.drawnFindings) + (marks?.titleRow ?? "")
+        let title = self.title(of: flow, status: FlowStatus(of: flow, findings: findings, flows: flows)) + (marks?.titleRow ?? "")
 
         var lines = ["digraph flow {"]
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, compound=true, label=<\(title)>];")
@@ -59,7 +59,7 @@ extension DOTBuilder {
     func stateAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
         let findingRows = findings.sorted(by: Finding.reportOrder).map(findingRow)
-        if !findings.isEmpty { kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning") }
+        markKinds(findings, into: &kindsShown)
         if unreachable { kindsShown.insert("unreachable") }
 
         switch step.kind {
@@ -144,7 +144,7 @@ extension DOTBuilder {
         var lineColour = style.compositeLine
         var penwidth = "1.2"
         if !findings.isEmpty {
-            kindsShown.insert(findings.contains { $0.severity == .error } ? "error" : "warning")
+            markKinds(findings, into: &kindsShown)
             lineColour = color(for: findings)
             penwidth = "2.2"
         }
@@ -204,8 +204,6 @@ struct MachineWriter {
     var nodes: [String] = []
     var edges: [String] = []
     var kindsShown = Set<String>()
-    /// The findings drawn, machine by machine: what the title counts.
-    var drawnFindings: [Finding] = []
     /// Where each drawn finding is marked.
     var findingMarks: [Finding: DiagramElement] = [:]
     /// The elements of the machine the diagram is about (not of those drawn inside its clusters).
@@ -225,17 +223,12 @@ struct MachineWriter {
         var cluster: String?
     }
 
-    /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
-    private func machine(_ reference: String, in parent: Flow) -> Flow? {
-        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
-            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
-    }
-
-    /// Draws `flow` at `indent`; returns the nodes its entering and leaving edges attach to.
-    mutating func draw(_ flow: Flow, scope: MachineScope, indent: String, depth: Int, stack: [String]) -> (entry: String, exit: String) {
+    /// Draws `flow` at `indent`; returns the nodes its entering and leaving edges attach to. `outer`:
+    /// the nodes of the states of the machines around this one, by step id, for a transition that
+    /// crosses out of a composite (drawn to that state, not to a "no such state" ghost).
+    mutating func draw(_ flow: Flow, scope: MachineScope, indent: String, depth: Int, stack: [String], outer: [String: String]) -> (entry: String, exit: String) {
         let style = builder.style
         let findings = self.findings.filter { $0.flow == flow.id }
-        drawnFindings += findings
         // Diff marks apply to the machine drawn, not to the sub-machines inside its composites.
         let marks = scope.cluster == nil ? builder.marks : nil
         // This machine's edges go before those of its sub-machines, which are drawn (recursively) first.
@@ -251,7 +244,7 @@ struct MachineWriter {
         for finding in flowFindings { findingMarks[finding] = .node(id: scope.dataID) }
         if hasData {
             nodes.append("\(indent)\(scope.dataNode) [id=\"\(scope.dataID)\", shape=note, style=filled, fillcolor=\"\(flowFindings.isEmpty ? style.stepFill : builder.fill(for: flowFindings))\", color=\"\(flowFindings.isEmpty ? style.stepLine : builder.color(for: flowFindings))\", label=<\(builder.dataLabel(flow, flowFindings))>];")
-            if !flowFindings.isEmpty { kindsShown.insert(flowFindings.contains { $0.severity == .error } ? "error" : "warning") }
+            builder.markKinds(flowFindings, into: &kindsShown)
         }
         let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
         if !explicitStart {
@@ -259,11 +252,19 @@ struct MachineWriter {
             kindsShown.insert("initial")
         }
 
+        func subMachine(_ step: Step) -> Flow? {
+            guard step.kind == .subflow, let reference = step.subflow, let sub = SubMachines.machine(reference, in: flow, flows: flows),
+                  !stack.contains(sub.id), stack.count <= DOTBuilder.maximumNestedMachines else { return nil }
+            return sub
+        }
+        // The states drawn as nodes, seen from the machines nested in this one.
+        var visible = outer
+        for (i, step) in flow.steps.enumerated().reversed() where subMachine(step) == nil { visible[step.id] = scope.stepNode(i) }
+
         var anchors: [Int: Anchor] = [:]
         for (i, step) in flow.steps.enumerated() {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
-            if step.kind == .subflow, let reference = step.subflow, let sub = machine(reference, in: flow), !stack.contains(sub.id),
-               stack.count <= DOTBuilder.maximumNestedMachines {
+            if let sub = subMachine(step) {
                 let n = clusters
                 for finding in stepFindings { findingMarks[finding] = .node(id: "cluster-\(n)") }
                 if scope.cluster == nil { stepElements[i] = .node(id: "cluster-\(n)") }
@@ -272,7 +273,7 @@ struct MachineWriter {
                 nodes.append("\(indent)subgraph cluster_\(n) {")
                 nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? []))
                 if let overrides = marks?.cluster(i, kindsShown: &kindsShown) { nodes.append("\(indent)  graph [\(overrides)];") }
-                let (entry, exit) = draw(sub, scope: inner, indent: indent + "  ", depth: depth + 1, stack: stack + [sub.id])
+                let (entry, exit) = draw(sub, scope: inner, indent: indent + "  ", depth: depth + 1, stack: stack + [sub.id], outer: visible)
                 nodes.append("\(indent)}")
                 anchors[i] = Anchor(entry: entry, exit: exit, cluster: "cluster_\(n)")
             } else {
@@ -304,6 +305,9 @@ struct MachineWriter {
             var headNode: String, headCluster: String?
             if let to = firstIndex[transition.to] {
                 (headNode, headCluster) = head(to)
+            } else if let node = outer[transition.to] {
+                // Out of this composite, to a state of a machine around it.
+                headNode = node
             } else {
                 // A transition to a state that does not exist still gets drawn, to a marked ghost node.
                 let n = missing.number(for: transition.to) { n in
@@ -318,7 +322,6 @@ struct MachineWriter {
                 headCluster = nil
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            if !edgeFindings.isEmpty { kindsShown.insert(edgeFindings.contains { $0.severity == .error } ? "error" : "warning") }
             let plain = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
             let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain,
                               scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")

@@ -40,8 +40,8 @@ struct Diff: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write one diagram per changed flow into this folder (created if missing).", valueName: "dir"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Diagram format for --output: svg, dot, png, pdf.", valueName: "format"))
-    var diagramFormat: ExportFormat = .svg
+    @Option(help: ArgumentHelp("Diagram format for --output: \(ExportFormat.diagramFormats.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    var diagramFormat = DiagramFormatArgument(.svg)
 
     @Flag(help: "Exit with status 1 when the change brings new warnings, not only new errors.")
     var strict = false
@@ -54,9 +54,9 @@ struct Diff: ParsableCommand {
     var defines: [String] = []
 
     func validate() throws {
-        guard ExportFormat.diagramFormats.contains(diagramFormat) else {
+        guard ExportFormat.diagramFormats.contains(diagramFormat.format) else {
             let names = ExportFormat.diagramFormats.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--diagram-format is one of \(names) (got '\(diagramFormat.rawValue)').")
+            throw ValidationError("--diagram-format is one of \(names) (got '\(diagramFormat.format.rawValue)').")
         }
     }
 
@@ -72,7 +72,7 @@ struct Diff: ParsableCommand {
         try Output.write(DiffReporter(format: format).report(diff, oldName: old, newName: new))
         if let output {
             do {
-                let written = try FlowLens.writeDiagrams(of: diff, to: output, format: diagramFormat)
+                let written = try FlowLens.writeDiagrams(of: diff, to: output, format: diagramFormat.format)
                 Output.error("wrote \(written.count) diagram\(written.count == 1 ? "" : "s") to \(output)\n")
             } catch {
                 throw CommandFailure("cannot write the diagrams to '\(output)': \(WriteFailure.cause(of: error))")
@@ -84,3 +84,16 @@ struct Diff: ParsableCommand {
 }
 
 extension DiffReporter.Format: ExpressibleByArgument {}
+
+/// `diff --diagram-format`: read as any export format (`validate()` says which are allowed, exit 2),
+/// but listed in `--help` as exactly the formats it accepts, one diagram a flow.
+struct DiagramFormatArgument: ExpressibleByArgument {
+    var format: ExportFormat
+    init(_ format: ExportFormat) { self.format = format }
+    init?(argument: String) {
+        guard let format = ExportFormat(argument: argument) else { return nil }
+        self.format = format
+    }
+    static var allValueStrings: [String] { ExportFormat.diagramFormats.map(\.rawValue) }
+    var defaultValueDescription: String { format.rawValue }
+}

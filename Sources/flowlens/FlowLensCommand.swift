@@ -202,7 +202,7 @@ struct Export: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
     var output: String
 
-    @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; html: one review page for the run (index.html).", valueName: "format"))
+    @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; mermaid: one Mermaid diagram (.mmd) a flow; md: one Markdown page a flow (its Mermaid diagram and findings); html: one review page for the run (index.html).", valueName: "format"))
     var format: ExportFormat = .svg
 
     func run() throws {

@@ -180,6 +180,9 @@ struct UsageTests {
         for word in ["--format", "--strict", "EXAMPLES"] { #expect(check.stdout.contains(word), "\(word)") }
         let export = try flowlens(["export", "--help"])
         for word in ["--output", "svg, dot, png", "html", "EXAMPLES"] { #expect(export.stdout.contains(word), "\(word)") }
+        // Every format export accepts is described, not only listed.
+        let flat = export.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("mermaid: one Mermaid diagram (.mmd) a flow") && flat.contains("md: one Markdown page a flow"), "\(export.stdout)")
     }
 
     @Test("usage errors exit 2 with a message")

@@ -238,6 +238,10 @@ struct DiffCommandTests {
         }
         let help = try flowlens(["diff", "--help"])
         for word in ["REV:PATH", "--format", "--output", "--diagram-format", "EXIT STATUS", "EXAMPLES"] { #expect(help.stdout.contains(word), "\(word)") }
+        // The values listed are exactly those accepted.
+        let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("(values: svg, dot, png, pdf; default: svg)"), "\(help.stdout)")
+        #expect(!flat.contains("html, mermaid"))
         let same = try flowlens(["diff", "samples/declarative", "samples/declarative"])
         #expect(same.status == 0)
         #expect(same.stdout.contains("no differences in flows or findings"))

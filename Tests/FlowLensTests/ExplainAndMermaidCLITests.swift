@@ -103,7 +103,7 @@ struct ExplainAndMermaidCLITests {
         let delivery = try String(contentsOfFile: folder + "/md/Delivery.md", encoding: .utf8)
         #expect(delivery.hasPrefix("# Delivery\n"))
         #expect(delivery.contains("```mermaid\nflowchart TD\n"))
-        #expect(delivery.contains("- **error** `samples/declarative/broken/missing-data-key.flow.yaml:33:11`: "))
+        #expect(delivery.contains("- ✖ **error** `samples/declarative/broken/missing-data-key.flow.yaml:33:11`: "))
         if let result = try validateWithMermaid(folder: folder) { #expect(result.status == 0, "\(result.stdout)\(result.stderr)") }
     }
 }

@@ -159,6 +159,71 @@ struct ReviewPageTests {
         #expect(page.contains("<summary><h3>Paths from start to end</h3> <span class=\"muted\">(2)</span></summary>"))
     }
 
+    @Test("one status everywhere: a finding inside a sub-machine or an invalid-input of the flow counts in its header and index, a note is not 'no problems', a warning row is not red")
+    func oneStatus() throws {
+        let camera = Flow(id: "Camera", kind: .flowKit,
+                          steps: [Step(id: "Begin", kind: .start), Step(id: "Capture", kind: .subflow, subflow: "Capture"), Step(id: "End", kind: .end)],
+                          transitions: [Transition(from: "Begin", to: "Capture"), Transition(from: "Capture", to: "End")])
+        let capture = Flow(id: "Capture", kind: .flowKit,
+                           steps: [Step(id: "Begin", kind: .start), Step(id: "Focus", kind: .state), Step(id: "End", kind: .end)],
+                           transitions: [Transition(from: "Begin", to: "Focus"), Transition(from: "Focus", to: "End")], parent: "Camera")
+        let gallery = Flow(id: "Gallery", kind: .declarative,
+                           steps: [Step(id: "open", name: "Open album", writes: [DataAccess(key: "albumID")]), Step(id: "done", kind: .end)],
+                           transitions: [Transition(from: "open", to: "done")])
+        let notes = Flow(id: "Notes", kind: .declarative, steps: [Step(id: "only")])
+        let broken = Flow(id: "Broken", kind: .declarative, steps: [Step(id: "a")])
+        let findings = [
+            Finding(rule: "stuck-step", severity: .error, message: "Focus never leaves.", location: nil, flow: "Capture", step: "Focus"),
+            Finding(rule: "unused-data-key", severity: .warning, message: "albumID is never read.", location: nil, flow: "Gallery", step: "open", key: "albumID"),
+            Finding(rule: "unanalyzable-flow", severity: .note, message: "Partly read.", location: nil, flow: "Notes"),
+            Finding(rule: "invalid-input", severity: .error, message: "Bad line.", location: SourceLocation(file: "broken.flow.yaml", line: 4), flow: "Broken"),
+        ]
+        let report = Report(graph: FlowGraph(flows: [camera, capture, gallery, notes, broken]), findings: findings)
+        let page = ReviewPage().render(report)
+        func section(_ n: Int) throws -> String {
+            let start = try #require(page.range(of: "<section class=\"flow "))
+            let sections = page[start.lowerBound...].components(separatedBy: "<section class=\"flow ").dropFirst()
+            return String(Array(sections)[n])
+        }
+        let cameraSection = try section(0)
+        #expect(cameraSection.hasPrefix("status-error"))
+        #expect(cameraSection.contains("<span class=\"badge error\">✖ 1 error</span>") && !cameraSection.contains("no problems"))
+        #expect(cameraSection.contains("Focus never leaves."))
+        let index = try #require(page.range(of: "<table class=\"index\">").map { String(page[$0.lowerBound...]) })
+        let rows = index.components(separatedBy: "<tr class=\"").dropFirst().prefix(5).map { String($0.prefix(while: { $0 != "\"" })) }
+        #expect(rows == ["status-error", "status-error", "status-warning", "status-note", "status-error"], "\(rows)")
+        #expect(try section(3).contains("<span class=\"badge note\">● 1 note</span>"))
+        #expect(try section(4).contains("Bad line.") && section(4).hasPrefix("status-error"))
+        let galleryData = try section(2)
+        #expect(galleryData.contains("<tr class=\"has-problems worst-warning\">"))
+        #expect(galleryData.contains("<span class=\"sev-warning\">▲ set but never read: albumID</span>"))
+        #expect(!galleryData.contains("worst-error") && !galleryData.contains("✖"))
+    }
+
+    @Test("each diagram has zoom buttons and is focusable; the search box matches flows by name, step and key")
+    func zoomAndSearch() throws {
+        let flow = Flow(id: "pay", name: "Pay <Invoice>", kind: .declarative,
+                        steps: [Step(id: "a", name: "Check Credit", reads: [DataAccess(key: "cardToken")]), Step(id: "b", kind: .end)],
+                        transitions: [Transition(from: "a", to: "b")])
+        let page = ReviewPage().render(Report(graph: FlowGraph(flows: [flow]), findings: []))
+        #expect(page.contains("data-search=\"pay &lt;invoice&gt;\ncheck credit\nb\ncardtoken\""))
+        #expect(page.components(separatedBy: "data-search=").count == 3)  // the index row and the section
+        for zoom in ["in", "out", "fit"] { #expect(page.contains("<button type=\"button\" data-zoom=\"\(zoom)\"")) }
+        #expect(page.contains("<figure class=\"diagram\" tabindex=\"0\""))
+        #expect(page.contains("<input type=\"search\" id=\"search\""))
+    }
+
+    @Test("bidirectional and zero-width controls in names and messages are shown visibly on the page")
+    func hiddenCharacters() throws {
+        let flow = Flow(id: "refund", name: "Refund \u{202E}gnp.exe\u{202C}", kind: .declarative, steps: [Step(id: "a", name: "Pay\u{200B}out\u{2066}")])
+        let finding = Finding(rule: "dead-end", severity: .warning, message: "Step \u{FEFF}a stops.", location: nil, flow: "refund", step: "a")
+        let page = ReviewPage().render(Report(graph: FlowGraph(flows: [flow]), findings: [finding]))
+        #expect(!page.unicodeScalars.contains { [0x202E, 0x202C, 0x200B, 0x2066, 0xFEFF].contains($0.value) })
+        #expect(page.contains("Refund &lt;U+202E&gt;gnp.exe&lt;U+202C&gt;"))
+        #expect(page.contains("Step &lt;U+FEFF&gt;a stops."))
+        #expect(page.contains("Pay&lt;U+200B&gt;out&lt;U+2066&gt;"))  // in the diagram's SVG
+    }
+
     @Test("a large flow (the large-flow layout: xlabels, concentrated edges): every button's targets are on the page")
     func largeFlow() throws {
         let report = FlowLens.analyze(FlowGraph(flows: [LargeFlow.make(steps: 200)]))

@@ -33,12 +33,12 @@ struct StateMachineDiagramTests {
         let dot = FlowLens.dot(for: report.graph.flows[0], in: report)
         #expect(dot.contains("subgraph cluster_0 {"))
         #expect(dot.contains("<B>EnterInfo</B>"))
-        #expect(dot.contains("▲ stuck-step"))
+        #expect(dot.contains("▲ can get stuck"))
         #expect(dot.contains("FlowKit state machine · 1 warning"))
         // The sub-machine's own diagram is unchanged by being nested elsewhere.
         let own = FlowLens.dot(for: report.graph.flows[1], in: report)
         #expect(!own.contains("subgraph cluster_"))
-        #expect(own.contains("▲ stuck-step"))
+        #expect(own.contains("▲ can get stuck"))
     }
 
     @Test("the exporter still writes one diagram per machine, composites included")

@@ -38,18 +38,18 @@ struct DOTBuilderTests {
         }
     }
 
-    @Test("html escaping drops control characters and turns newlines into breaks")
+    @Test("html escaping shows control characters visibly, doubles backslashes and turns newlines into breaks")
     func html() {
-        #expect(DOTBuilder.html("a\u{0}b\nc&<>\"'") == "ab<BR/>c&amp;&lt;&gt;&quot;&#39;")
+        #expect(DOTBuilder.html("a\u{0}b\nc&<>\"'\\N") == "a&lt;U+0000&gt;b<BR/>c&amp;&lt;&gt;&quot;&#39;\\\\N")
     }
 
     @Test("findings are drawn on their step or edge")
     func findingsDrawn() {
         let (flows, findings) = showcase()
         let dot = DOTBuilder().dot(for: flows[0], findings: findings)
-        #expect(dot.contains("missing-data-key"))
+        #expect(dot.contains("may be missing"))
         #expect(dot.contains("no such step"))
-        #expect(dot.contains("✖ unknown-step"))
+        #expect(dot.contains("✖ no such step"))
         #expect(dot.contains("style=\"rounded,dashed,filled\""))  // unreachable
         #expect(dot.contains("for each element of <B>photos</B> → thumbs"))
         #expect(dot.contains("subgraph legend"))

@@ -150,11 +150,11 @@ struct StateMachineDOTTests {
         for name in ["EnterInfo", "Submit"] { #expect(inside.contains("<B>\(name)</B>")) }
         #expect(inside.contains("c0_s0 [id=\"cluster-0-step-0\", shape=circle"))
         #expect(inside.contains("c0_s3 [id=\"cluster-0-step-3\", shape=doublecircle"))
-        #expect(inside.contains("▲ stuck-step"))
+        #expect(inside.contains("▲ can get stuck"))
         #expect(!dot.contains("  s3 ["))  // the composite step is the cluster, not a node
         // Edges attach to the inner Begin and End, clipped at the cluster.
         #expect(dot.contains("  s1 -> c0_s0 [label=<signUp>, lhead=cluster_0];"))
-        #expect(dot.contains("  c0_s3 -> s2 [color=\"#C62828\", penwidth=2, fontcolor=\"#C62828\", label=<Credentials<BR/>✖ type-mismatch>, ltail=cluster_0];"))
+        #expect(dot.contains("  c0_s3 -> s2 [color=\"#C62828\", penwidth=2, fontcolor=\"#C62828\", label=<Credentials<BR/><FONT COLOR=\"#C62828\">✖ type does not match</FONT>>, ltail=cluster_0];"))
         // The inner edges are drawn too, and every edge comes after every node.
         #expect(dot.contains("  c0_s1 -> c0_s2 [label=<NewAccount>];"))
         let lines = dot.split(separator: "\n")
@@ -177,7 +177,7 @@ struct StateMachineDOTTests {
         let nestedEnterInfo = nested.split(separator: "\n").first { $0.contains("<B>EnterInfo</B>") }!
         #expect(enterInfo.replacingOccurrences(of: "  s1 [id=\"step-1\"", with: "")
             == nestedEnterInfo.replacingOccurrences(of: "    c0_s1 [id=\"cluster-0-step-1\"", with: ""))
-        #expect(!own.contains("type-mismatch"))  // the parent's finding
+        #expect(!own.contains("type does not match"))  // the parent's finding
         #expect(own.contains("FlowKit state machine · 1 warning"))
     }
 
@@ -186,7 +186,7 @@ struct StateMachineDOTTests {
         let (flows, findings) = loginMachine()
         let dot = DOTBuilder().dot(for: flows[0], findings: findings)
         #expect(!dot.contains("subgraph cluster"))
-        #expect(!dot.contains("stuck-step"))
+        #expect(!dot.contains("can get stuck"))
         let box = dot.split(separator: "\n").first { $0.hasPrefix("  s3 [") } ?? ""
         #expect(box.contains("peripheries=2") && box.contains("<B>CreateAccount</B>") && box.contains("its own diagram"))
         #expect(dot.contains("  s1 -> s3 [label=<signUp>];"))
@@ -250,7 +250,7 @@ struct StateMachineDOTTests {
         }
         let dot = DOTBuilder().dot(for: flows[0], findings: findings, flows: flows)
         #expect(dot.contains("subgraph cluster_0 {"))
-        #expect(dot.contains("▲ stuck-step: &lt;b&gt;"))
+        #expect(dot.contains("▲ can get stuck: &lt;b&gt;"))
     }
 }
 
@@ -291,7 +291,7 @@ struct StateMachineGraphvizTests {
             let document = try XMLDocument(data: data)
             #expect(document.rootElement()?.name == "svg")
             let text = try document.nodes(forXPath: "//*[local-name()='text']").compactMap(\.stringValue)
-            for name in ["EnterInfo", "Submit", "Credentials", "stuck-step"] { #expect(text.contains { $0.contains(name) }, "\(name)") }
+            for name in ["EnterInfo", "Submit", "Credentials", "can get stuck"] { #expect(text.contains { $0.contains(name) }, "\(name)") }
             if flow.id == "Login" {
                 for name in ["Prompt", "Authenticate", "CreateAccount", "OAuthToken", "username: String", "signUp"] {
                     #expect(text.contains { $0.contains(name) }, "\(name)")

@@ -1,0 +1,195 @@
+import FlowModel
+
+/// How a severity is shown, in every output (SVG, Mermaid, Markdown, the review page): one glyph, one
+/// colour, one fill and one word, so that a mark means the same thing wherever a reader meets it.
+public struct SeverityStyle: Hashable, Sendable {
+    /// The mark written before a finding: ✖, ▲ or ●.
+    public let glyph: String
+    /// Line and text colour.
+    public let colour: String
+    /// Fill of a step carrying the finding.
+    public let fill: String
+    /// "error", "warning", "note".
+    public let word: String
+
+    /// The style of `severity`.
+    public static func of(_ severity: Severity) -> SeverityStyle {
+        switch severity {
+        case .error: return SeverityStyle(glyph: "✖", colour: "#C62828", fill: "#FDECEA", word: "error")
+        case .warning: return SeverityStyle(glyph: "▲", colour: "#B26A00", fill: "#FFF4E0", word: "warning")
+        case .note: return SeverityStyle(glyph: "●", colour: "#546E7A", fill: "#ECEFF1", word: "note")
+        }
+    }
+
+    /// The style of the worst of `findings`; nil for none.
+    public static func worst(_ findings: [Finding]) -> SeverityStyle? {
+        findings.map(\.severity).max().map(of)
+    }
+
+    /// The legend entry of `severity` ("✖ red: error").
+    public static func legendText(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "✖ red: error"
+        case .warning: return "▲ orange: warning"
+        case .note: return "● blue-grey: note"
+        }
+    }
+}
+
+/// A flow's status (errors, warnings, notes, or no problems), computed once and read by every output:
+/// a diagram's subtitle, the review page's header, index and filter, the Markdown pages.
+///
+/// It counts every finding of the flow and of the sub-machines it contains (FlowKit composite states,
+/// found by `SubMachines`), an `invalid-input` finding whose flow is set included.
+public struct FlowStatus: Hashable, Sendable {
+    /// How many findings of each severity.
+    public var errors = 0, warnings = 0, notes = 0
+
+    /// The status of `findings` as they are.
+    public init(counting findings: [Finding]) {
+        for finding in findings {
+            switch finding.severity {
+            case .error: errors += 1
+            case .warning: warnings += 1
+            case .note: notes += 1
+            }
+        }
+    }
+
+    /// The status of `flow`: its findings and its sub-machines' (see `findings(of:in:flows:)`).
+    public init(of flow: Flow, findings: [Finding], flows: [Flow]) {
+        self.init(counting: Self.findings(of: flow, in: findings, flows: flows))
+    }
+
+    /// The findings that count for `flow`: those of the flow and of every sub-machine it contains.
+    public static func findings(of flow: Flow, in findings: [Finding], flows: [Flow]) -> [Finding] {
+        let ids = SubMachines.scope(of: flow, flows: flows)
+        return findings.filter { $0.flow.map(ids.contains) ?? false }
+    }
+
+    /// The worst severity present; nil when there is no finding.
+    public var worst: Severity? { errors > 0 ? .error : warnings > 0 ? .warning : notes > 0 ? .note : nil }
+
+    /// Each severity present with its count, worst first: `[(.error, 2), (.note, 1)]`.
+    public var counts: [(severity: Severity, count: Int)] {
+        [(Severity.error, errors), (.warning, warnings), (.note, notes)].filter { $0.1 > 0 }
+    }
+
+    /// "2 errors · 1 note", or "no problems found".
+    public var text: String {
+        let parts = counts.map { "\($0.count) \(SeverityStyle.of($0.severity).word)\($0.count == 1 ? "" : "s")" }
+        return parts.isEmpty ? "no problems found" : parts.joined(separator: " · ")
+    }
+
+    /// `status-error`, `status-warning`, `status-note` or `status-clean`: the review page's class.
+    public var cssClass: String { "status-" + (worst.map { SeverityStyle.of($0).word } ?? "clean") }
+}
+
+/// The machines a FlowKit composite state runs, found the same way by every diagram.
+public enum SubMachines {
+    /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
+    public static func machine(_ reference: String, in parent: Flow, flows: [Flow]) -> Flow? {
+        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
+            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+    }
+
+    /// The ids of `flow` and of every machine nested in it (by `parent`, or run by one of its FlowKit
+    /// composite states), recursively.
+    public static func scope(of flow: Flow, flows: [Flow]) -> Set<String> {
+        var ids: Set<String> = [flow.id]
+        var queue = [flow]
+        while let current = queue.popLast() {
+            var inner = flows.filter { $0.parent == current.id }
+            if current.kind == .flowKit {
+                inner += current.steps.compactMap { step in
+                    step.kind == .subflow ? step.subflow.flatMap { machine($0, in: current, flows: flows) } : nil
+                }.filter { $0.kind == .flowKit }
+            }
+            for sub in inner where ids.insert(sub.id).inserted { queue.append(sub) }
+        }
+        return ids
+    }
+}
+
+/// A finding in a few plain words, as a diagram shows it: "✖ may be missing: deliverySlot".
+public enum FindingPhrase {
+    /// The words for a rule (without its key); the rule id for a rule not listed.
+    public static func words(forRule rule: String) -> String {
+        switch rule {
+        case "missing-data-key": return "may be missing"
+        case "type-mismatch": return "type does not match"
+        case "unused-data-key": return "set but never read"
+        case "content-never-set": return "content never set"
+        case "unreachable-step": return "never reached"
+        case "duplicate-step": return "defined twice"
+        case "dead-end": return "goes nowhere"
+        case "stuck-step": return "can get stuck"
+        case "unknown-step": return "no such step"
+        case "unknown-operation": return "unknown operation"
+        case "crossing-transition": return "crosses a composite's border"
+        case "missing-handler": return "no handler"
+        case "unimplemented-transition": return "not implemented in code"
+        case "unmatched-case": return "case not handled"
+        case "nested-case": return "nested case"
+        case "reserved-name": return "reserved name"
+        case "ui-access-in-task": return "UI used off the main thread"
+        case "unanalyzable-flow": return "could not be read fully"
+        case "invalid-input": return "could not be read"
+        default: return rule
+        }
+    }
+
+    /// `✖ may be missing: deliverySlot` (the glyph of the finding's severity).
+    public static func text(_ finding: Finding) -> String {
+        "\(SeverityStyle.of(finding.severity).glyph) \(words(forRule: finding.rule))" + (finding.key.map { ": \($0)" } ?? "")
+    }
+
+    /// The phrase of every distinct finding on one element, worst first, with its severity: for an
+    /// edge's label.
+    public static func texts(_ findings: [Finding]) -> [(severity: Severity, text: String)] {
+        var seen = Set<String>()
+        return findings.sorted { ($0.severity, $1.rule, $1.key ?? "") > ($1.severity, $0.rule, $0.key ?? "") }
+            .map { ($0.severity, text($0)) }.filter { seen.insert($0.text).inserted }
+    }
+}
+
+/// User text made safe to display: characters that would hide or reorder what is shown are written
+/// visibly, as compilers do against "Trojan Source", and over-long text is shortened.
+public enum DisplayText {
+    /// The longest piece of user text a diagram shows, in characters; the report keeps the full text.
+    public static let maximumLength = 160
+
+    /// Whether `scalar` must not be shown as itself: C0/C1 controls (not line breaks), bidirectional
+    /// embeddings, overrides and isolates, zero-width characters and marks, the byte-order mark, line
+    /// and paragraph separators, and noncharacters (U+FDD0–FDEF, U+xFFFE/U+xFFFF: Graphviz drops every
+    /// label of a diagram holding one).
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if scalar == "\n" { return false }
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v)
+            || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0x061C
+            || (0xFDD0...0xFDEF).contains(v) || (v & 0xFFFE) == 0xFFFE
+    }
+
+    /// `text` with each hidden character written as `<U+202E>` (a tab as a space), then capped at
+    /// `limit` characters with "…".
+    public static func visible(_ text: String, limit: Int? = maximumLength) -> String {
+        var out = ""
+        var changed = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\t" {
+                out += " "
+                changed = true
+            } else if isHidden(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+                changed = true
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        let shown = changed ? out : text
+        guard let limit, shown.count > limit else { return shown }
+        return String(shown.prefix(limit - 1)) + "…"
+    }
+}
