@@ -30,9 +30,10 @@ struct DiagramTruthTests {
         #expect(Set(written).count == written.count)
         let parts = MermaidExport.diagrams(for: big, in: report)
         #expect(parts.count > 1)
-        let second = try String(contentsOfFile: folder + "/Big+part2.mmd", encoding: .utf8)
+        let second = try String(contentsOfFile: folder + "/Big.part2.mmd", encoding: .utf8)
         #expect(second == parts[1].text)
-        let own = try String(contentsOfFile: folder + "/Big.part2.mmd", encoding: .utf8)
+        // A flow's own file name never ends in `.partN`: `Exporter.fileNames` makes the dot a dash.
+        let own = try String(contentsOfFile: folder + "/Big-part2.mmd", encoding: .utf8)
         #expect(own.contains("I am the impostor"))
     }
 
