@@ -1123,6 +1123,7 @@ struct PlantUMLInvalidInputTests {
             invalid(pos(13, 7), "synchronization bar ==Sync== (a fork or join) is not supported by FlowKit: its generator stops on it"),
         ])
         #expect(Set(graph.loadFindings.map(\.flow)) == ["Login"])
+        #expect(graph.loadFindings.map(\.step) == ["Pick", "F", "J", nil, nil, nil, nil])  // marked on the state
         let flow = try #require(graph.flows.first)
         #expect(steps(flow) == ["Begin start Void", "Pick branch Void", "A state Order", "B state Void", "F parallel Void",
                                 "J join Void", "Outer state Void", "Sync join Void", "C state Void"])

@@ -420,9 +420,12 @@ struct StateDiagramReader {
         errors.append((.invalidInput(message, at: location), stack.last!))
     }
 
-    /// Valid PlantUML that FlowKit's generator stops on: a finding only in a FlowKit machine.
-    private mutating func reportForFlowKit(_ message: String, at location: SourceLocation) {
-        flowKitErrors.append((.invalidInput(message, at: location), stack.last!))
+    /// Valid PlantUML that FlowKit's generator stops on: a finding only in a FlowKit machine, on the
+    /// state it is about when there is one.
+    private mutating func reportForFlowKit(_ message: String, at location: SourceLocation, state: Int? = nil) {
+        var finding = Finding.invalidInput(message, at: location)
+        finding.step = state.map(stepID)
+        flowKitErrors.append((finding, state.map { states[$0].machine } ?? stack.last!))
     }
 
     /// A `title`: FlowKit names the machine by its first line (a literal `\n` starts another).
@@ -535,7 +538,8 @@ struct StateDiagramReader {
     private mutating func applyStereotype(_ stereotype: String, to index: Int, at location: SourceLocation) {
         guard let pseudo = Self.pseudoStereotypes[stereotype.trimmingCharacters(in: .whitespaces).lowercased()] else { return }
         states[index].kind = pseudo.kind
-        reportForFlowKit("\(pseudo.name) state '\(states[index].key)' is not supported by FlowKit: its generator stops on it", at: location)
+        reportForFlowKit("\(pseudo.name) state '\(states[index].key)' is not supported by FlowKit: its generator stops on it", at: location,
+                         state: index)
     }
 
     /// `X: text` — a body line of a state: in a FlowKit machine its first one is the state's context
