@@ -107,6 +107,8 @@ extension Configuration {
         out += "output:\n"
         out += "  format: \(format ?? "text")\n  color: \(color ?? "auto")\n  strict: \(strict ?? false)\n"
         out += "  maxWarnings: \(maxWarnings.map(String.init) ?? "~")\n"
+        out += "limits: {nesting: \(limits.nesting), squareBrackets: \(limits.squareBrackets), syntaxDepth: \(limits.syntaxDepth), "
+            + "yamlAliasNodes: \(limits.yamlAliasNodes), fileBytes: \(limits.fileBytes), findingsPerKey: \(limits.findingsPerKey)}\n"
         return out
     }
 

@@ -266,3 +266,23 @@ import Testing
         ])
     }
 }
+
+/// `limits:` in `.flowlens.yml`.
+@Suite struct LimitsConfigurationTests {
+    @Test func limitsAreReadAndWrongOnesReported() throws {
+        let folder = NSTemporaryDirectory() + "flowlens-limits-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/.flowlens.yml"
+        try Data("version: 1\nlimits:\n  nesting: 100\n  yamlAliasNodes: 5000\n  squareBrackets: -3\n  nestng: 9\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let (configuration, findings) = ConfigurationLoader.load(path, knownRules: [], workingDirectory: folder)
+        #expect(configuration.limits.nesting == 100)
+        #expect(configuration.limits.yamlAliasNodes == 5_000)
+        #expect(configuration.limits.squareBrackets == Limits.default.squareBrackets)
+        #expect(findings.map { "\($0.location?.line ?? 0) \($0.message)" } == [
+            "5 'squareBrackets' in 'limits' must be a positive integer",
+            "6 unknown key 'nestng' in 'limits' of .flowlens.yml (expected nesting, squareBrackets, syntaxDepth, yamlAliasNodes, fileBytes, findingsPerKey)",
+        ])
+    }
+}
