@@ -142,7 +142,10 @@ public final class FlowAnalysis: Sendable {
         }
         // A step that may write anything (an operation whose class is not in the sources) sets every
         // key as far as the must-analysis knows: unknown never produces a finding.
-        let writeSets = writes.indices.map { flow.steps[$0].mayWriteAnything ? BitSet.full(count: keyCount) : keySet(writes[$0]) }
+        // A write made only under a condition never makes its key certain.
+        let writeSets = writes.indices.map {
+            flow.steps[$0].mayWriteAnything ? BitSet.full(count: keyCount) : keySet(writes[$0].filter { $0.condition == nil })
+        }
         // For "is it read later": a case condition uses its key (a missing key just matches no case),
         // and a step that may read anything uses every key.
         var conditionKeys = Array(repeating: [DataAccess](), count: flow.steps.count)
@@ -150,6 +153,7 @@ public final class FlowAnalysis: Sendable {
             guard let from = index[transition.from], case let .equals(key, _)? = transition.condition else { continue }
             conditionKeys[from].append(DataAccess(key: key, optional: true))
         }
+        testedKeys = conditionKeys.map { Set($0.map(\.key)) }
         let readSets = reads.indices.map { i in
             flow.steps[i].mayReadAnything ? BitSet.full(count: keyCount) : keySet(reads[i] + conditionKeys[i])
         }
@@ -209,7 +213,8 @@ public final class FlowAnalysis: Sendable {
             gen[i].insert(d)
         }
         for i in flow.steps.indices {
-            for key in Set(writes[i].map(\.key)) { for d in byKey[key] ?? [] { kill[i].insert(d) } }
+            // Only a write made on every run replaces the key's earlier definitions.
+            for key in Set(writes[i].filter { $0.condition == nil }.map(\.key)) { for d in byKey[key] ?? [] { kill[i].insert(d) } }
             // Of several writes of one key in a step, the last one is what leaves it.
             var lastByKey: [String: Int] = [:]
             for d in gen[i].elements { lastByKey[definitions[d].access.key] = d }
@@ -257,6 +262,16 @@ public final class FlowAnalysis: Sendable {
         return readLater[index].contains(k)
     }
 
+    /// Per step, the keys its outgoing transitions test (`FlowCase(key:value:)`, a declared `when`):
+    /// tested after the step's own writes, as the way on is chosen.
+    public let testedKeys: [Set<String>]
+
+    /// Whether what step `index` writes to `key` is used afterwards: tested by the step's own way on,
+    /// or read by a later step.
+    public func isUsed(_ key: String, afterWritesOf index: Int) -> Bool {
+        testedKeys[index].contains(key) || isReadLater(key, after: index)
+    }
+
     /// Keys read by steps reachable from step `index` by one transition or more.
     public func keysReadLater(after index: Int) -> Set<String> {
         Set(readLater[index].elements.map { keys[$0] })
@@ -278,7 +293,7 @@ public final class FlowAnalysis: Sendable {
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with
     /// the edge it was first reached by: the paths on which `key` is missing. One search per key.
     public func pathsAvoidingWrites(of key: String) -> [Int: Edge?] {
-        let writing = Set(writers[key] ?? [])
+        let writing = Set((writers[key] ?? []).filter { i in effectiveWrites[i].contains { $0.key == key && $0.condition == nil } })
         var parent: [Int: Edge?] = [:]
         var queue: [Int] = []
         for entry in entries where parent[entry] == nil {

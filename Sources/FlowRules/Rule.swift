@@ -136,6 +136,7 @@ public enum RuleRegistry {
         NestedCaseRule.self,
         UnknownOperationRule.self,
         StuckStepRule.self,
+        BusyRetryRule.self,
         UnanalyzableFlowRule.self,
         ContentNeverSetRule.self,
         UIAccessInTaskRule.self,
@@ -167,7 +168,10 @@ public struct Analyzer: Sendable {
     public func analyze(_ graph: FlowGraph) -> [Finding] {
         let session = AnalysisSession(graph: graph)
         var findings = graph.loadFindings
-        for flow in graph.flows {
+        // A flow its loader could not read whole (an `invalid-input` carries its id) is not judged:
+        // every graph finding on what was half read could be the error's, not the flow's.
+        let unread = Set(graph.loadFindings.filter { $0.rule == RuleID.invalidInput }.compactMap(\.flow))
+        for flow in graph.flows where !unread.contains(flow.id) {
             let context = RuleContext(analysis: session.analysis(of: flow), session: session)
             for rule in rules { findings += rule.check(context) }
         }

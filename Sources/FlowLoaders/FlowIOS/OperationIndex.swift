@@ -45,6 +45,8 @@ struct AccessSite {
     var optional: Bool
     var location: FlowModel.SourceLocation
     var facts: ValueFacts = .unknown
+    /// For a write: when it happens, if not on every successful run (see `MaybeWrites`).
+    var condition: String?
 }
 
 /// What pass 1 learns about one class.
@@ -261,7 +263,7 @@ final class AccessCollector: SyntaxVisitor {
         localsByBody[function.id] = locals
         let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
         return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false,
-                          location: nameLocation(call), facts: facts)
+                          location: nameLocation(call), facts: facts, condition: MaybeWrites.condition(of: call))
     }
 
     /// The body of the function or accessor a call is in (closures inside it included).

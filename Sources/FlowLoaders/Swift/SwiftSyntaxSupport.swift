@@ -33,6 +33,14 @@ extension ParsedSwiftFile {
 }
 
 extension SyntaxProtocol {
+    /// The code as one line, shortened to 60 characters: how a condition is quoted in a message or on
+    /// a diagram edge.
+    var oneLineText: String {
+        let line = trimmedDescription.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return line.count > 60 ? String(line.prefix(57)) + "..." : line
+    }
+
     /// The nearest enclosing node of type `T`.
     func enclosing<T: SyntaxProtocol>(_: T.Type) -> T? {
         var node = parent
@@ -261,17 +269,21 @@ enum ValueTypes {
     /// `Date` for `Date(...)`, `LoginData` for `LoginData(...)`, `Models.User` for `Models.User(...)`:
     /// capitalised names are types by Swift convention; `URL(string:)` is failable but its value is
     /// stored (and read) as a `URL`.
+    /// Standard generic types commonly initialised without their arguments written.
+    static let inferredGenerics: Set<String> = ["Array", "Set", "Dictionary", "Optional", "ContiguousArray", "ArraySlice",
+                                                "Result", "AnySequence", "AnyCollection", "Range", "ClosedRange"]
+
     static func initializedType(_ callee: ExprSyntax) -> TypeName? {
         if let generic = callee.as(GenericSpecializationExprSyntax.self) {
             return TypeName(generic.trimmedDescription)
         }
         guard let path = callee.dottedPath, let last = path.last, let first = last.first, first.isUppercase else { return nil }
         guard path.allSatisfy({ $0.first?.isUppercase == true }) else { return nil }
+        // `Array(results)`, `Set(ids)`: a generic type's arguments are inferred from the argument,
+        // which syntax alone does not type. Unknown, never a guess.
+        if path.count == 1, inferredGenerics.contains(last) { return nil }
         return TypeName(path.joined(separator: "."))
     }
 
-    static func shortened(_ expression: ExprSyntax) -> String {
-        let text = expression.trimmedDescription.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return text.count > 60 ? String(text.prefix(57)) + "..." : text
-    }
+    static func shortened(_ expression: ExprSyntax) -> String { expression.oneLineText }
 }

@@ -103,7 +103,7 @@ public struct MissingDataKeyRule: Rule {
                     || (analysis.writers[read.key] ?? []).contains { $0 != i }
                 if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
                 let path = analysis.path(to: i, in: missingPaths[read.key]!)
-                let message: String
+                var message: String
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"
                 } else if let path {
@@ -111,6 +111,12 @@ public struct MissingDataKeyRule: Rule {
                 } else {
                     message = "\(subject), but it is not set on every path to it"
                 }
+                // A write that may not happen explains the gap: say when it does.
+                let maybe = analysis.reachingDefinitions(of: read.key, at: i).compactMap { definition -> String? in
+                    guard let condition = definition.access.condition, let writer = definition.step else { return nil }
+                    return "step '\(analysis.step(writer).name)' sets it only when \(condition)"
+                }
+                if let first = maybe.first { message += " (\(first))" }
                 let at = read.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
                 findings.append(context.finding(Self.description, message + placement.suffix, at: at,
