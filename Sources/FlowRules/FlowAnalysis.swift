@@ -161,7 +161,7 @@ public final class FlowAnalysis: Sendable {
 
         // Must-set keys: intersection over predecessors; a path may start at an entry with only the
         // initial data. Solved in reverse post-order until nothing changes.
-        let initial = keySet(flow.initialData)
+        let initial = keySet(flow.initialData.filter { $0.condition == nil })
         let entrySet = Set(entries)
         let reachableSteps = reachable
         var setIn = flow.steps.indices.map { reachableSteps.contains($0) ? BitSet.full(count: keyCount) : BitSet(count: keyCount) }

@@ -113,7 +113,8 @@ public struct MissingDataKeyRule: Rule {
                 }
                 // A write that may not happen explains the gap: say when it does.
                 let maybe = analysis.reachingDefinitions(of: read.key, at: i).compactMap { definition -> String? in
-                    guard let condition = definition.access.condition, let writer = definition.step else { return nil }
+                    guard let condition = definition.access.condition else { return nil }
+                    guard let writer = definition.step else { return "the flow starts with it only when \(condition)" }
                     return "step '\(analysis.step(writer).name)' sets it only when \(condition)"
                 }
                 if let first = maybe.first { message += " (\(first))" }
