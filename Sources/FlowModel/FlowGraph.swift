@@ -66,6 +66,9 @@ public struct DataAccess: Hashable, Sendable, Codable {
     /// an `if`, a `catch`, a closure that may not run): when it happens, as a person reads it. Such a
     /// write never makes a key certain to be set. Nil for a write on every run.
     public var condition: String?
+    /// For a write of one of a few known strings (`c ? "a" : "b"`, a String enum's `rawValue`): all of
+    /// them, in order. Nil when the value is one known string (`stringValue`) or not known.
+    public var possibleValues: [String]?
 
     /// Creates an access.
     public init(key: String, type: TypeName? = nil, optional: Bool = false, location: SourceLocation? = nil,

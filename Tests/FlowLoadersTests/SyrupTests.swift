@@ -944,10 +944,13 @@ struct SyrupRuleTests {
         let graph = SourceLoader().load(paths: ["samples/syrup"], workingDirectory: root.path)
         #expect(graph.loadFindings == [])
         #expect(graph.flows.map(\.id) == ["DocumentLoadProgression", "FileAccessProgression", "HTTPRequestProgression", "ImageImportProgression",
-                                          "ProfileSyncProgression", "CheckoutProgression", "UploadProgression", "ReceiptPrintProgression"])
+                                          "ProfileSyncProgression", "NotesBackupProgression", "CheckoutProgression", "UploadProgression",
+                                          "ReceiptPrintProgression"])
         let found = Analyzer().analyze(graph).map { "\($0.location.map { "\($0.file):\($0.line)" } ?? "-") \($0.rule)" }
         #expect(found == [
             "samples/syrup/FileAccessProgression.swift:21 unanalyzable-flow",
+            "samples/syrup/broken/BusyRetryBackupProgression.swift:12 unreachable-step",
+            "samples/syrup/broken/BusyRetryBackupProgression.swift:26 busy-retry",
             "samples/syrup/broken/DeadEndCheckoutProgression.swift:11 dead-end",
             "samples/syrup/broken/StuckUploadProgression.swift:10 stuck-step",
             "samples/syrup/broken/UnreachableFaxProgression.swift:13 unreachable-step",

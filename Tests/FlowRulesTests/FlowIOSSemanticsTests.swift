@@ -1076,3 +1076,48 @@ struct FlowIOSFlowIdentityTests {
         #expect(!found.contains { $0.rule == "unused-data-key" }, "\(found.map(\.message))")
     }
 }
+
+@Suite("Flow-iOS semantics: case splits over a value known to be one of a few")
+struct FlowIOSKnownValuesTests {
+    private func split(_ write: String, extra: String = "", cases: [String] = ["monthly", "yearly"]) -> [Finding] {
+        let adds = cases.map { ".add(operation: \($0.capitalized)Op(), flowCase: FlowCase(key: \"plan\", value: \"\($0)\"))" }
+        return findings("unmatched-case", [(name: "Billing.swift", text: """
+            import Flow_iOS
+
+            enum BillingPlan: String { case monthly, yearly }
+            \(extra)
+            class ChoosePlanOp: FlowOperation {
+                var selected: BillingPlan = .monthly
+                override func mainLogic() {
+                    \(write)
+                    finishSuccessfully()
+                }
+            }
+            class MonthlyOp: FlowOperation {}
+            class YearlyOp: FlowOperation {}
+            class WeeklyOp: FlowOperation {}
+            class Checkout {
+                func start() {
+                    Flow()
+                        .add(operation: ChoosePlanOp())
+                        \(adds.joined(separator: "\n            "))
+                        .start()
+                }
+            }
+            """)])
+    }
+
+    @Test("a two-value String enum's rawValue, or a ternary of two strings, covered by the cases: no 'no fallback' warning")
+    func covered() {
+        #expect(split("setData(name: \"plan\", value: selected.rawValue)").isEmpty)
+        #expect(split("setData(name: \"plan\", value: Account.isYearly ? \"yearly\" : \"monthly\")").isEmpty)
+    }
+
+    @Test("a value the cases do not cover is still reported, naming it; a value from run time still has no fallback")
+    func notCovered() {
+        let partial = split("setData(name: \"plan\", value: selected.rawValue)", cases: ["monthly"] + ["weekly"])
+        #expect(partial.count == 1 && partial[0].message.contains("\"yearly\""), "\(partial.map(\.message))")
+        let runtime = split("setData(name: \"plan\", value: Account.planName)")
+        #expect(runtime.count == 1 && runtime[0].message.contains("no fallback"), "\(runtime.map(\.message))")
+    }
+}

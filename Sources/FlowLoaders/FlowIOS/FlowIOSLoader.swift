@@ -95,9 +95,11 @@ struct OperationCatalog: Sendable {
                 }
                 for site in facts.writes {
                     guard let key = literal(site.key) else { operation.unresolved.append(.dynamicWriteKey(site.location)); continue }
-                    operation.writes.append(DataAccess(key: key, type: site.type, location: site.location,
-                                                       elementTypes: site.facts.elementTypes, value: site.facts.display,
-                                                       stringValue: site.facts.stringValue, condition: site.condition))
+                    var write = DataAccess(key: key, type: site.type, location: site.location,
+                                           elementTypes: site.facts.elementTypes, value: site.facts.display,
+                                           stringValue: site.facts.stringValue, condition: site.condition)
+                    write.possibleValues = site.facts.possibleStrings ?? site.facts.rawValueOf.flatMap { constants.rawValues(ofEnum: $0) }
+                    operation.writes.append(write)
                 }
             }
             operations[name] = operation

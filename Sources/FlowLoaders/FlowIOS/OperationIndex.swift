@@ -74,6 +74,22 @@ struct ConstantTable {
         if values[key] == nil { values[key] = value }  // files merge in order: the first declaration wins
     }
 
+    /// The String raw values of the enum named `type` (by its simple name or path), sorted; nil when
+    /// no such enum is known, or several types have that name.
+    func rawValues(ofEnum type: String) -> [String]? {
+        let suffix = "." + type
+        var byType: [String: [String]] = [:]
+        for (key, value) in values where key.hasSuffix(".rawValue") {
+            let parts = key.split(separator: ".")
+            guard parts.count >= 3 else { continue }
+            let owner = parts.dropLast(2).joined(separator: ".")
+            guard owner == type || owner.hasSuffix(suffix) else { continue }
+            byType[owner, default: []].append(value)
+        }
+        guard byType.count == 1 else { return nil }
+        return byType.values.first!.sorted()
+    }
+
     mutating func merge(_ other: ConstantTable) {
         values.merge(other.values) { a, _ in a }
     }

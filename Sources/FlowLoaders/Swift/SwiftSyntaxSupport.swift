@@ -116,6 +116,11 @@ struct ValueFacts {
     var elementTypes: [TypeName?]?
     var stringValue: String?
     var display: String?
+    /// The strings the value can be, when it is one of a few: either side of `c ? "a" : "b"`.
+    var possibleStrings: [String]?
+    /// For `x.rawValue` with `x` of a known type: that type, whose String raw values the value is one of
+    /// (resolved once every file's enums are known).
+    var rawValueOf: String?
 
     static let unknown = ValueFacts()
 }
@@ -242,6 +247,10 @@ enum ValueTypes {
             return facts(only.expression, locals: locals)
         }
         if let name = expression.simpleName, let known = locals[name] { return known }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
+           let base = member.base?.simpleName, let known = locals[base]?.type {
+            return ValueFacts(type: "String", display: shortened(expression), rawValueOf: known.unwrapped.spelling)
+        }
         if let sequence = expression.as(SequenceExprSyntax.self) { return facts(sequence, locals: locals) }
         if let cast = expression.as(AsExprSyntax.self) {
             let type = typeName(cast.type)
@@ -257,6 +266,11 @@ enum ValueTypes {
            let type = elements[2].as(TypeExprSyntax.self).flatMap({ typeName($0.type) }) {
             // `as?` gives an optional; storing it in a `[String: Any]` stores the optional's value.
             return ValueFacts(type: type)
+        }
+        // `condition ? "a" : "b"`: one of two strings.
+        if elements.count >= 3, let ternary = elements[elements.count - 2].as(UnresolvedTernaryExprSyntax.self),
+           let then = ternary.thenExpression.stringLiteralValue, let otherwise = elements[elements.count - 1].stringLiteralValue {
+            return ValueFacts(type: "String", display: shortened(ExprSyntax(sequence)), possibleStrings: [then, otherwise])
         }
         let operators = stride(from: 1, to: elements.count, by: 2).map { elements[$0].as(BinaryOperatorExprSyntax.self)?.operator.text }
         if !operators.isEmpty, operators.allSatisfy({ $0 == "+" }),
