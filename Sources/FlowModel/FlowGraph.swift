@@ -63,11 +63,19 @@ public struct DataAccess: Hashable, Sendable, Codable {
     public var value: String?
     /// The string written, when it is a plain string literal: what a case condition compares with.
     public var stringValue: String?
+    /// For a write that happens only on some successful runs of its step (a Flow-iOS `setData` inside
+    /// an `if`, a `catch`, a closure that may not run): when it happens, as a person reads it. Such a
+    /// write never makes a key certain to be set. Nil for a write on every run.
+    public var condition: String?
+    /// For a write of one of a few known strings (`c ? "a" : "b"`, a String enum's `rawValue`): all of
+    /// them, in order. Nil when the value is one known string (`stringValue`) or not known.
+    public var possibleValues: [String]?
 
     /// Creates an access.
     public init(key: String, type: TypeName? = nil, optional: Bool = false, location: SourceLocation? = nil,
-                elementTypes: [TypeName?]? = nil, value: String? = nil, stringValue: String? = nil) {
+                elementTypes: [TypeName?]? = nil, value: String? = nil, stringValue: String? = nil, condition: String? = nil) {
         self.key = key
+        self.condition = condition
         self.type = type
         self.optional = optional
         self.location = location
@@ -270,6 +278,9 @@ public enum TransitionKind: String, Sendable, Codable {
     case error
     /// One of several branches run at the same time.
     case parallel
+    /// The source runs again at once, with nothing changed (a Syrup branch path that leaves `self` as
+    /// it was and returns `nil`): taken, it spins forever. `condition` says when it is taken.
+    case retry
 }
 
 /// An edge from one step to another.

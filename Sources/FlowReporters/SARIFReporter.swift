@@ -125,6 +125,7 @@ public struct SARIFReporter: Reporter {
             "unknown-step": ["flow-graph", "correctness"],
             "duplicate-step": ["flow-graph", "correctness"],
             "stuck-step": ["flow-graph", "correctness"],
+            "busy-retry": ["flow-graph", "correctness"],
             "missing-data-key": ["data-flow", "correctness"],
             "type-mismatch": ["data-flow", "correctness"],
             "unused-data-key": ["data-flow", "maintainability"],

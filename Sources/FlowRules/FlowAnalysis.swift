@@ -135,10 +135,13 @@ public final class FlowAnalysis: Sendable {
         // What each step reads for "is it read later": its reads, and its case conditions' keys (a
         // missing key just matches no case); a step that may read anything uses every key.
         var readKeys = reads.map { $0.map(\.key) }
+        var testedKeys = Array(repeating: Set<String>(), count: flow.steps.count)
         for transition in flow.transitions {
             guard let from = index[transition.from], case let .equals(key, _)? = transition.condition else { continue }
             readKeys[from].append(key)
+            testedKeys[from].insert(key)
         }
+        self.testedKeys = testedKeys
         var readers: [String: [Int]] = [:]
         for (i, list) in readKeys.enumerated() {
             for key in Set(list) { readers[key, default: []].append(i) }
@@ -152,11 +155,17 @@ public final class FlowAnalysis: Sendable {
             lastDefinition[definition.access.key, default: [:]][i] = d
         }
         let order = Self.order(entries: entries, successors: successors)
+        // A write made only under a condition (a maybe-write) never makes its key certain, and does not
+        // replace the key's earlier definitions: it reaches later steps beside them.
+        var certainWriters: [String: [Int]] = [:]
+        for (i, list) in writes.enumerated() {
+            for key in Set(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
+        }
         facts = KeyFacts(
             stepCount: flow.steps.count, successors: successors.map { $0.map(\.to) },
             predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: order, reachable: reachable,
-            initialKeys: Set(flow.initialData.map(\.key)), readKeys: readKeys, readers: readers,
-            readsAnything: readsAnything, writers: writers, writesAnything: writesAnything,
+            initialKeys: Set(flow.initialData.filter { $0.condition == nil }.map(\.key)), readKeys: readKeys, readers: readers,
+            readsAnything: readsAnything, certainWriters: certainWriters, writesAnything: writesAnything,
             lastDefinition: lastDefinition, initialDefinitions: byKey.mapValues { $0.filter { definitions[$0].step == nil } })
     }
 
@@ -182,6 +191,16 @@ public final class FlowAnalysis: Sendable {
         return facts.isReadLater(key, after: index)
     }
 
+    /// Per step, the keys its outgoing transitions test (`FlowCase(key:value:)`, a declared `when`):
+    /// tested after the step's own writes, as the way on is chosen.
+    public let testedKeys: [Set<String>]
+
+    /// Whether what step `index` writes to `key` is used afterwards: tested by the step's own way on,
+    /// or read by a later step.
+    public func isUsed(_ key: String, afterWritesOf index: Int) -> Bool {
+        testedKeys[index].contains(key) || isReadLater(key, after: index)
+    }
+
     /// Keys read by steps reachable from step `index` by one transition or more.
     public func keysReadLater(after index: Int) -> Set<String> {
         facts.keysReadLater(after: index, allKeys: keys)
@@ -199,7 +218,7 @@ public final class FlowAnalysis: Sendable {
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with
     /// the edge it was first reached by: the paths on which `key` is missing. One search per key.
     public func pathsAvoidingWrites(of key: String) -> [Int: Edge?] {
-        let writing = Set(writers[key] ?? [])
+        let writing = Set((writers[key] ?? []).filter { i in effectiveWrites[i].contains { $0.key == key && $0.condition == nil } })
         var parent: [Int: Edge?] = [:]
         var queue: [Int] = []
         for entry in entries where parent[entry] == nil {

@@ -22,7 +22,8 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     private let readKeys: [[String]]
     private let readers: [String: [Int]]
     private let readsAnything: Set<Int>
-    private let writers: [String: Set<Int>]
+    /// Steps that write each key on every run (a maybe-write does not make a key certain).
+    private let certainWriters: [String: Set<Int>]
     private let writesAnything: Set<Int>
     private let lastDefinition: [String: [Int: Int]]
     private let initialDefinitions: [String: [Int]]
@@ -44,7 +45,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
 
     init(stepCount: Int, successors: [[Int]], predecessors: [[Int]], entries: [Int], order: [Int], reachable: Set<Int>,
          initialKeys: Set<String>, readKeys: [[String]], readers: [String: [Int]], readsAnything: [Int],
-         writers: [String: [Int]], writesAnything: [Int], lastDefinition: [String: [Int: Int]],
+         certainWriters: [String: [Int]], writesAnything: [Int], lastDefinition: [String: [Int: Int]],
          initialDefinitions: [String: [Int]]) {
         self.successors = successors
         self.predecessors = predecessors
@@ -54,7 +55,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         self.readKeys = readKeys
         self.readers = readers
         self.readsAnything = Set(readsAnything)
-        self.writers = writers.mapValues(Set.init)
+        self.certainWriters = certainWriters.mapValues(Set.init)
         self.writesAnything = Set(writesAnything)
         self.lastDefinition = lastDefinition
         self.initialDefinitions = initialDefinitions
@@ -79,13 +80,13 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     }
 
     private func writes(_ key: String, _ step: Int) -> Bool {
-        writers[key]?.contains(step) == true || writesAnything.contains(step)
+        certainWriters[key]?.contains(step) == true || writesAnything.contains(step)
     }
 
     private func bounds(of key: String) -> (enter: Int, exit: Int)? {
         if let known = writerBounds[key] { return known }
         var result: (enter: Int, exit: Int)?
-        for w in (writers[key] ?? []).union(writesAnything) where reachable.contains(w) {
+        for w in (certainWriters[key] ?? []).union(writesAnything) where reachable.contains(w) {
             result = (min(result?.enter ?? .max, enter[w]), max(result?.exit ?? .min, exit[w]))
         }
         writerBounds[key] = .some(result)
@@ -196,7 +197,9 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         let lastDefinitions = lastDefinition[key] ?? [:]
         // No step writes the key: what the flow starts with reaches every reachable step.
         if lastDefinitions.isEmpty { return initial }
-        if let only = dominatingWriter(of: key, over: step) { return [lastDefinitions[only]!] }
+        if let only = dominatingWriter(of: key, over: step), certainWriters[key]?.contains(only) == true {
+            return [lastDefinitions[only]!]
+        }
         var found = Set<Int>()
         if entrySet.contains(step) { found.formUnion(initial) }
         // What leaves a predecessor: its own last write of the key, else what reached it (nothing for
@@ -205,9 +208,9 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         var stack = predecessors[step]
         while let p = stack.popLast() {
             guard seen.insert(p).inserted else { continue }
-            if let d = lastDefinitions[p] {
-                found.insert(d)
-            } else if reachable.contains(p) {
+            if let d = lastDefinitions[p] { found.insert(d) }
+            // A step that writes the key on every run replaces what reached it; a maybe-write does not.
+            if certainWriters[key]?.contains(p) != true, reachable.contains(p) {
                 if entrySet.contains(p) { found.formUnion(initial) }
                 stack += predecessors[p]
             }

@@ -146,6 +146,7 @@ public enum RuleRegistry {
         NestedCaseRule.self,
         UnknownOperationRule.self,
         StuckStepRule.self,
+        BusyRetryRule.self,
         UnanalyzableFlowRule.self,
         ContentNeverSetRule.self,
         UIAccessInTaskRule.self,

@@ -781,7 +781,7 @@ struct SyrupOpaqueTests {
             location: at(text, "updateOrDeferNext"))])
     }
 
-    @Test("a class progression, and an enum whose updateOrDeferNext does not switch over self or is missing, are limitations too")
+    @Test("a class progression, and an enum whose updateOrDeferNext or next() does not switch over self, are limitations too")
     func otherOpaque() throws {
         let text = """
             final class Poller: Progression {
@@ -805,10 +805,11 @@ struct SyrupOpaqueTests {
         #expect(flows.map { $0.limitations.map(\.message) } == [
             ["Poller is a class driven by flags: its steps are decided at run time and cannot be read from the source"],
             ["Opaque's updateOrDeferNext does not switch over self: its steps cannot be read from the source"],
-            ["NextOnly does not implement updateOrDeferNext here: its steps cannot be read from the source"],
+            // `next()` is read like updateOrDeferNext (Syrup's non-mutating form, Grain's StageProtocol).
+            ["NextOnly's next does not switch over self: its steps cannot be read from the source"],
         ])
         #expect(flows.map { $0.limitations.map(\.location) } == [[at(text, "updateOrDeferNext")], [at(text, "updateOrDeferNext", 2)],
-                                                                 [at(text, "NextOnly: Progression")]])
+                                                                 [at(text, "next()")]])
         #expect(flows.map { $0.steps.map(\.details) } == [[["attempts = 0"]], [["a(Int)", "b"]], [["a"]]])
         #expect(flows.allSatisfy { $0.steps.count == 1 && $0.steps[0].terminal })
     }
@@ -943,10 +944,13 @@ struct SyrupRuleTests {
         let graph = SourceLoader().load(paths: ["samples/syrup"], workingDirectory: root.path)
         #expect(graph.loadFindings == [])
         #expect(graph.flows.map(\.id) == ["DocumentLoadProgression", "FileAccessProgression", "HTTPRequestProgression", "ImageImportProgression",
-                                          "ProfileSyncProgression", "CheckoutProgression", "UploadProgression", "ReceiptPrintProgression"])
+                                          "ProfileSyncProgression", "NotesBackupProgression", "CheckoutProgression", "UploadProgression",
+                                          "ReceiptPrintProgression"])
         let found = Analyzer().analyze(graph).map { "\($0.location.map { "\($0.file):\($0.line)" } ?? "-") \($0.rule)" }
         #expect(found == [
             "samples/syrup/FileAccessProgression.swift:21 unanalyzable-flow",
+            "samples/syrup/broken/BusyRetryBackupProgression.swift:12 unreachable-step",
+            "samples/syrup/broken/BusyRetryBackupProgression.swift:26 busy-retry",
             "samples/syrup/broken/DeadEndCheckoutProgression.swift:11 dead-end",
             "samples/syrup/broken/StuckUploadProgression.swift:10 stuck-step",
             "samples/syrup/broken/UnreachableFaxProgression.swift:13 unreachable-step",

@@ -64,7 +64,7 @@ struct ReporterTests {
         // comment; invalid-configuration a .flowlens.yml; the others need another library's sources
         // (their examples and samples cover them).
         let notDeclarative: Set = ["invalid-input", "unmatched-case", "nested-case", "unknown-operation", "stuck-step",
-                                   "unanalyzable-flow", "content-never-set", "ui-access-in-task",
+                                   "busy-retry", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
                                    "unused-suppression", "suppression-without-reason", "invalid-configuration",
                                    "reserved-name", "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"]
         #expect(rules == Set(RuleRegistry.descriptions.map(\.id)).subtracting(notDeclarative))

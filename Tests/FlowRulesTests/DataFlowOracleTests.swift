@@ -4,7 +4,7 @@ import Testing
 
 /// The per-key, on-demand data-flow facts of `FlowAnalysis` against the textbook dense fixpoints
 /// (sets per step, iterated until nothing changes), on thousands of random flows: loops, several
-/// entries, unreachable steps, duplicate ids, missing targets, case conditions, steps that may read or
+/// entries, maybe-writes, unreachable steps, duplicate ids, missing targets, case conditions, steps that may read or
 /// write anything, initial data. Every answer must be the same.
 @Suite("Data-flow facts agree with the dense fixpoints")
 struct DataFlowOracleTests {
@@ -26,7 +26,10 @@ struct DataFlowOracleTests {
             let id = i > 0 && random.chance(5) ? "s\(random.next(i))" : "s\(i)"
             var step = Step(id: id)
             for key in keys where random.chance(25) { step.reads.append(DataAccess(key: key, optional: random.chance(30))) }
-            for key in keys where random.chance(20) { step.writes.append(DataAccess(key: key, type: random.chance(50) ? "String" : "Int")) }
+            for key in keys where random.chance(20) {
+                // Now and then a maybe-write (made only under a condition).
+                step.writes.append(DataAccess(key: key, type: random.chance(50) ? "String" : "Int", condition: random.chance(25) ? "ok" : nil))
+            }
             if random.chance(20), let key = keys.randomElement(using: &random) {
                 step.writes.append(DataAccess(key: key, type: "Bool"))  // a second write of a key in one step
             }
@@ -48,7 +51,7 @@ struct DataFlowOracleTests {
         var entries = ["s0"]
         if random.chance(25) { entries.append("s\(random.next(stepCount))") }
         if random.chance(5) { entries.append("missing") }
-        let initial = keys.filter { _ in random.chance(20) }.map { DataAccess(key: $0, type: "String") }
+        let initial = keys.filter { _ in random.chance(20) }.map { DataAccess(key: $0, type: "String", condition: random.chance(15) ? "given" : nil) }
         return Flow(id: "f", kind: .declarative, steps: steps, transitions: transitions, entries: entries, initialData: initial)
     }
 
@@ -62,14 +65,16 @@ struct DataFlowOracleTests {
             let flow = a.flow
             let n = flow.steps.count
             let all = Set(a.keys)
-            let writeSets = (0..<n).map { flow.steps[$0].mayWriteAnything ? all : Set(a.effectiveWrites[$0].map(\.key)) }
+            let writeSets = (0..<n).map {
+                flow.steps[$0].mayWriteAnything ? all : Set(a.effectiveWrites[$0].filter { $0.condition == nil }.map(\.key))
+            }
             var conditionKeys = Array(repeating: Set<String>(), count: n)
             for t in flow.transitions {
                 if let from = a.index[t.from], case let .equals(key, _)? = t.condition { conditionKeys[from].insert(key) }
             }
             let readSets = (0..<n).map { flow.steps[$0].mayReadAnything ? all : Set(a.effectiveReads[$0].map(\.key)).union(conditionKeys[$0]) }
             let entries = Set(a.entries)
-            let initial = Set(flow.initialData.map(\.key))
+            let initial = Set(flow.initialData.filter { $0.condition == nil }.map(\.key))
             mustBeSet = (0..<n).map { a.reachable.contains($0) ? all : [] }
             var changed = true
             while changed {
@@ -99,7 +104,8 @@ struct DataFlowOracleTests {
                 var last: [String: Int] = [:]
                 for (d, def) in defs.enumerated() where def.step == i { last[def.access.key] = d }
                 gen[i] = Set(last.values)
-                for (d, def) in defs.enumerated() where last[def.access.key] != nil { kill[i].insert(d) }
+                let certain = Set(a.effectiveWrites[i].filter { $0.condition == nil }.map(\.key))
+                for (d, def) in defs.enumerated() where certain.contains(def.access.key) { kill[i].insert(d) }
             }
             let initialDefs = Set(defs.indices.filter { defs[$0].step == nil })
             reaching = Array(repeating: [], count: n)

@@ -883,3 +883,243 @@ struct FlowIOSPlacementTests {
         #expect(findings(nil, [files[1], files[0], files[2]]) == reference)
     }
 }
+
+// MARK: - Maybe-writes, unknown types, what is a Flow-iOS flow, keys tested by cases
+
+@Suite("Flow-iOS semantics: writes that may not happen")
+struct FlowIOSMaybeWriteTests {
+    /// A flow of three operations: `LoadOp` (whose body is `load`), then `RenderOp`, which reads `items`.
+    private func run(_ load: String, read: String = "guard let items: [Article] = getData(name: \"items\") else { return }") -> [Finding] {
+        findings(nil, [(name: "Feed.swift", text: """
+            import Flow_iOS
+
+            class LoadOp: FlowOperation {
+                override func mainLogic() {
+            \(load)
+                }
+            }
+            class RenderOp: FlowOperation {
+                override func mainLogic() {
+                    \(read)
+                    Renderer.shared.show(items)
+                    finishSuccessfully()
+                }
+            }
+            class FeedController {
+                func refresh() {
+                    Flow().add(operation: LoadOp()).add(operation: RenderOp()).start()
+                }
+            }
+            """)])
+    }
+
+    @Test("a write inside an `if` without else, before finishSuccessfully: the later read is missing-data-key, naming the condition")
+    func ifWithoutElse() {
+        let found = run("""
+                    let cached = ArticleCache.load()
+                    if !cached.isEmpty {
+                        setData(name: "items", value: cached)
+                    }
+                    finishSuccessfully()
+            """)
+        let missing = found.filter { $0.rule == "missing-data-key" }
+        #expect(missing.count == 1, "\(lines(found))")
+        #expect(missing.first?.message.contains("sets it only when !cached.isEmpty holds") == true, "\(lines(found))")
+    }
+
+    @Test("a write in a catch, in a switch case and in a forEach closure are maybe-writes too")
+    func otherShapes() {
+        let caught = run("""
+                    do {
+                        try Network.ping()
+                    } catch {
+                        setData(name: "items", value: ArticleCache.load())
+                    }
+                    finishSuccessfully()
+            """)
+        #expect(caught.filter { $0.rule == "missing-data-key" }.first?.message.contains("an error is thrown") == true, "\(lines(caught))")
+        let switched = run("""
+                    switch Settings.source {
+                    case .cache: setData(name: "items", value: ArticleCache.load())
+                    case .none: break
+                    }
+                    finishSuccessfully()
+            """)
+        #expect(switched.filter { $0.rule == "missing-data-key" }.first?.message.contains("Settings.source matches .cache") == true, "\(lines(switched))")
+        let closure = run("""
+                    ArticleCache.pages.forEach { page in
+                        setData(name: "items", value: page.articles)
+                    }
+                    finishSuccessfully()
+            """)
+        #expect(closure.filter { $0.rule == "missing-data-key" }.first?.message.contains("the closure given to forEach runs") == true, "\(lines(closure))")
+    }
+
+    @Test("no finding when the other way fails the operation, when the write is in the callback that finishes, or when the read is optional")
+    func definiteWrites() {
+        let shapes = [
+            """
+                    let cached = ArticleCache.load()
+                    if !cached.isEmpty {
+                        setData(name: "items", value: cached)
+                        finishSuccessfully()
+                    } else {
+                        finishWithError(error: FeedError.empty)
+                    }
+            """,
+            """
+                    startWithAsynchronous()
+                    API.articles { result in
+                        self.setData(name: "items", value: result)
+                        self.finishSuccessfully()
+                    }
+            """,
+            """
+                    guard let cached = ArticleCache.loadIfFresh() else {
+                        finishWithError(error: FeedError.stale)
+                        return
+                    }
+                    setData(name: "items", value: cached)
+                    finishSuccessfully()
+            """,
+            """
+                    do {
+                        setData(name: "items", value: try ArticleCache.decode())
+                        finishSuccessfully()
+                    } catch {
+                        finishWithError(error: error)
+                    }
+            """,
+        ]
+        for body in shapes {
+            let found = run(body)
+            #expect(!found.contains { $0.rule == "missing-data-key" }, "\(body)\n\(lines(found))")
+        }
+        let optional = run("""
+                    if ArticleCache.isWarm { setData(name: "items", value: ArticleCache.load()) }
+                    finishSuccessfully()
+            """, read: "let items: [Article]? = getData(name: \"items\", isOptional: true)")
+        #expect(!optional.contains { $0.rule == "missing-data-key" }, "\(lines(optional))")
+    }
+
+    @Test("a value of a generic type whose arguments are inferred (`Array(results)`) is of unknown type: no type-mismatch")
+    func unknownGenericType() {
+        let found = run("""
+                    setData(name: "items", value: Array(store.objects(Article.self)))
+                    finishSuccessfully()
+            """)
+        #expect(!found.contains { $0.rule == "type-mismatch" }, "\(lines(found))")
+        #expect(!found.contains { $0.rule == "missing-data-key" }, "\(lines(found))")
+    }
+}
+
+@Suite("Flow-iOS semantics: what is a Flow-iOS flow, and keys tested by cases")
+struct FlowIOSFlowIdentityTests {
+    @Test("a `Flow()` of another library (a test asserting on Flow().title, a SwiftUI Flow layout) is not a flow")
+    func otherLibrariesFlow() {
+        let graph = load([(name: "LayoutTests.swift", text: """
+            import XCTest
+            import SwiftUIFlowLayout
+
+            final class LayoutTests: XCTestCase {
+                func testTitle() {
+                    XCTAssertEqual(Flow().title, "Untitled")
+                    let flow = Flow()
+                    flow.spacing = 8
+                    XCTAssertEqual(flow.items.count, 0)
+                }
+            }
+            """)])
+        #expect(graph.flows.filter { $0.kind == .flowIOS }.isEmpty, "\(graph.flows.map(\.id))")
+    }
+
+    @Test("an operation that writes the key its cases branch on uses it: no unused-data-key")
+    func rootWritesCaseKey() {
+        let found = findings(nil, [(name: "Onboarding.swift", text: """
+            import Flow_iOS
+
+            class DetectAccountOp: FlowOperation {
+                override func mainLogic() {
+                    setData(name: "accountKind", value: Keychain.hasToken ? "returning" : "new")
+                    finishSuccessfully()
+                }
+            }
+            class WelcomeBackOp: FlowOperation { override func mainLogic() { finishSuccessfully() } }
+            class SignUpOp: FlowOperation { override func mainLogic() { finishSuccessfully() } }
+            class Onboarding {
+                func begin() {
+                    Flow()
+                        .add(operation: DetectAccountOp())
+                        .add(operation: WelcomeBackOp(), flowCase: FlowCase(key: "accountKind", value: "returning"))
+                        .add(operation: SignUpOp(), flowCase: FlowCase(key: "accountKind", value: "new"))
+                        .start()
+                }
+            }
+            """)])
+        #expect(!found.contains { $0.rule == "unused-data-key" }, "\(lines(found))")
+    }
+
+    @Test("declarative: a step that writes a key and branches on it with `when` uses it")
+    func declarativeWritesAndWhen() {
+        let found = analyze("""
+            version: 1
+            flows:
+              - name: Triage
+                steps:
+                  - id: classify
+                    writes: {severity: String}
+                    next:
+                      - {to: page, when: {key: severity, equals: high}}
+                      - {to: ticket, otherwise: true}
+                  - {id: page, next: done}
+                  - {id: ticket, next: done}
+                  - {id: done, kind: end}
+            """)
+        #expect(!found.contains { $0.rule == "unused-data-key" }, "\(found.map(\.message))")
+    }
+}
+
+@Suite("Flow-iOS semantics: case splits over a value known to be one of a few")
+struct FlowIOSKnownValuesTests {
+    private func split(_ write: String, extra: String = "", cases: [String] = ["monthly", "yearly"]) -> [Finding] {
+        let adds = cases.map { ".add(operation: \($0.capitalized)Op(), flowCase: FlowCase(key: \"plan\", value: \"\($0)\"))" }
+        return findings("unmatched-case", [(name: "Billing.swift", text: """
+            import Flow_iOS
+
+            enum BillingPlan: String { case monthly, yearly }
+            \(extra)
+            class ChoosePlanOp: FlowOperation {
+                var selected: BillingPlan = .monthly
+                override func mainLogic() {
+                    \(write)
+                    finishSuccessfully()
+                }
+            }
+            class MonthlyOp: FlowOperation {}
+            class YearlyOp: FlowOperation {}
+            class WeeklyOp: FlowOperation {}
+            class Checkout {
+                func start() {
+                    Flow()
+                        .add(operation: ChoosePlanOp())
+                        \(adds.joined(separator: "\n            "))
+                        .start()
+                }
+            }
+            """)])
+    }
+
+    @Test("a two-value String enum's rawValue, or a ternary of two strings, covered by the cases: no 'no fallback' warning")
+    func covered() {
+        #expect(split("setData(name: \"plan\", value: selected.rawValue)").isEmpty)
+        #expect(split("setData(name: \"plan\", value: Account.isYearly ? \"yearly\" : \"monthly\")").isEmpty)
+    }
+
+    @Test("a value the cases do not cover is still reported, naming it; a value from run time still has no fallback")
+    func notCovered() {
+        let partial = split("setData(name: \"plan\", value: selected.rawValue)", cases: ["monthly"] + ["weekly"])
+        #expect(partial.count == 1 && partial[0].message.contains("\"yearly\""), "\(partial.map(\.message))")
+        let runtime = split("setData(name: \"plan\", value: Account.planName)")
+        #expect(runtime.count == 1 && runtime[0].message.contains("no fallback"), "\(runtime.map(\.message))")
+    }
+}

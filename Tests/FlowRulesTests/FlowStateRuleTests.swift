@@ -215,3 +215,109 @@ struct FlowStateRuleTests {
             """) == ["stuck-step 3:20"])
     }
 }
+
+@Suite("FlowState: an intent that returns nil")
+struct FlowStateNilIntentTests {
+    @Test("a completion that guards on the result before setting nextStep ends the flow: every step behind it is unreachable")
+    func guardEndsFlow() {
+        let text = """
+            final class BookingCoordinator: NavigationFlowCoordinator {
+                init(nav: UINavigationController) {
+                    let pickDates = FlowStep(Hotel.self, DateRange.self, identifier: "Pick dates", { step in
+                        Analytics.track("dates")
+                        return nil
+                    })
+                    let pickRoom = FlowStep(DateRange.self, Room.self, identifier: "Pick room", { step in
+                        let vc = RoomListViewController()
+                        return vc.results
+                    })
+                    let pay = FlowStep(Room.self, Receipt.self, identifier: "Pay", { _ in PaymentViewController().results })
+                    pickDates.setCompletion { step, range in
+                        guard let range = range else { return }
+                        pickRoom.content = range
+                        step.nextStep = pickRoom
+                    }
+                    pickRoom.setCompletion { step, room in
+                        pay.content = room
+                        step.nextStep = pay
+                    }
+                    super.init(navigationController: nav, identifier: "Booking", firstStep: pickDates)
+                }
+            }
+            """
+        let findings = found(text)
+        #expect(findings.contains { $0.hasPrefix("unreachable-step 7:") }, "\(findings)")
+        #expect(findings.contains { $0.hasPrefix("unreachable-step 11:") }, "\(findings)")
+        let flow = load(text, file: "C.swift").flows[0]
+        #expect(flow.transitions.contains { $0.from == "pickDates" && $0.to == "end" && $0.condition?.text == "the intent returns nil" })
+        #expect(!flow.transitions.contains { $0.from == "pickDates" && $0.to == "pickRoom" })
+    }
+
+    @Test("if let / switch on the result / `result != nil` all need a value; a nil path that sets nextStep still leads on")
+    func otherShapes() {
+        func coordinator(_ completion: String) -> String {
+            """
+            class Wizard {
+                let intro = FlowStep(Any.self, Choice.self, identifier: "Intro", { _ in nil })
+                let details = FlowStep(Any.self, Any.self, identifier: "Details", { _ in DetailsView().results })
+                let skipped = FlowStep(Any.self, Any.self, identifier: "Skipped", { _ in SkipView().results })
+                func wire() {
+                    intro.setCompletion { step, choice in
+            \(completion)
+                    }
+                    details.nextStep = nil
+                    skipped.nextStep = nil
+                }
+                func go() { intro.start() }
+            }
+            """
+        }
+        let ifLet = found(coordinator("""
+                        if let choice { step.nextStep = choice == .full ? self.details : self.skipped }
+            """))
+        #expect(ifLet.filter { $0.hasPrefix("unreachable-step") }.count == 2, "\(ifLet)")
+        let switched = found(coordinator("""
+                        switch choice {
+                        case .full?: step.nextStep = self.details
+                        case .short?: step.nextStep = self.skipped
+                        case nil: break
+                        }
+            """))
+        #expect(switched.filter { $0.hasPrefix("unreachable-step") }.count == 2, "\(switched)")
+        let compared = found(coordinator("""
+                        if choice != nil { step.nextStep = self.details } else { step.nextStep = self.skipped }
+            """))
+        // The nil path leads to Skipped: only Details is unreachable.
+        #expect(compared.filter { $0.hasPrefix("unreachable-step") }.map { $0.prefix(19) } == ["unreachable-step 3:"], "\(compared)")
+        let defaulted = found(coordinator("""
+                        switch choice {
+                        case .full?: step.nextStep = self.details
+                        default: step.nextStep = self.skipped
+                        }
+            """))
+        #expect(defaulted.filter { $0.hasPrefix("unreachable-step") }.map { $0.prefix(19) } == ["unreachable-step 3:"], "\(defaulted)")
+    }
+
+    @Test("an intent that returns a handler, or nil only on some paths, keeps every transition")
+    func notAlwaysNil() {
+        let text = """
+            class Checkout {
+                let cart = FlowStep(Any.self, Order.self, identifier: "Cart", { _ in
+                    if Session.isGuest { return nil }
+                    return CartViewController().results
+                })
+                let pay = FlowStep(Order.self, Any.self, identifier: "Pay", { _ in PayView().results })
+                func wire() {
+                    cart.setCompletion { step, order in
+                        guard let order else { return }
+                        self.pay.content = order
+                        step.nextStep = self.pay
+                    }
+                    pay.nextStep = nil
+                }
+                func go() { cart.start() }
+            }
+            """
+        #expect(!found(text).contains { $0.hasPrefix("unreachable-step") }, "\(found(text))")
+    }
+}

@@ -46,7 +46,7 @@ struct RuleExampleTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
                         "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
-                        "unknown-operation", "stuck-step", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
+                        "unknown-operation", "stuck-step", "busy-retry", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
                         "unused-suppression", "suppression-without-reason", "invalid-configuration", "reserved-name",
                         "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
@@ -55,7 +55,7 @@ struct RuleExampleTests {
     @Test("severities are the documented ones")
     func severities() {
         for rule in RuleRegistry.descriptions {
-            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task",
+            let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task", "busy-retry",
                             "unused-suppression", "suppression-without-reason", "invalid-configuration",
                             "unimplemented-transition"]
             let notes = ["unanalyzable-flow", "content-never-set"]

@@ -327,6 +327,21 @@ struct ElevateReader {
                 unknownReason = "task ':\(task.name)' is not launched in this file, so the arguments it is given are unknown"
             }
             for launch in launches { take(launch.arguments) }
+            // Each launch is its own run: a key only some launches pass is missing in the others.
+            if launches.count > 1 {
+                for n in given.indices {
+                    let key = given[n].key
+                    let passing = launches.filter { launch in
+                        launch.arguments.contains { if case let .pair(k, _, _) = $0 { return k == key } else { return false } }
+                    }
+                    guard passing.count < launches.count else { continue }
+                    let lacking = launches.filter { launch in !passing.contains { $0.index == launch.index } }
+                    func lines(_ list: [Launch]) -> String {
+                        (list.count == 1 ? "line " : "lines ") + list.map { String(tokens[$0.index].line) }.joined(separator: ", ")
+                    }
+                    given[n].condition = "the task is launched at \(lines(passing)) (the launch at \(lines(lacking)) does not pass it)"
+                }
+            }
             if !launches.isEmpty, !inputsKnown {
                 unknownReason = "a 'launch(:\(task.name), …)' passes arguments that are not written out as 'key: value'"
             }
@@ -351,7 +366,7 @@ struct ElevateReader {
             var details = ["UI thread, \(when)"]
             if !part.parameters.isEmpty { details.append("receives \(part.parameters.joined(separator: ", "))") }
             step.details = details
-            step.reads = reads(in: part.block, ivars: false, optional: true)
+            step.reads = reads(in: part.block, ivars: .ignored, optional: true)
             step.calls = calls(in: part.block)
             return step
         }
@@ -363,12 +378,15 @@ struct ElevateReader {
         if let timeout = task.timeout { details.append("times out after \(timeout.text) s") }
         details += task.options
         background.details = details
-        background.reads = reads(in: body.block, ivars: true, optional: !inputsKnown)
+        // 0.4–0.6: `async` arguments are the body's instance variables. 0.7: `background` runs in a
+        // sandbox where they arrive only as `task_args[:key]`, and an `@ivar` is an unset, nil one.
+        background.reads = reads(in: body.block, ivars: task.form == .async ? .arguments : .unset, optional: !inputsKnown)
         background.calls = calls(in: body.block)
         steps.append(background)
-        if !inputsKnown, !background.reads.isEmpty {
+        let argumentReads = background.reads.filter { !$0.key.hasPrefix("@") }
+        if !inputsKnown, !argumentReads.isEmpty {
             flow.limitations.append(Limitation(
-                message: "\(unknownReason): the reads of \(background.reads.map { "'\($0.key)'" }.joined(separator: ", ")) are not checked",
+                message: "\(unknownReason): the reads of \(argumentReads.map { "'\($0.key)'" }.joined(separator: ", ")) are not checked",
                 location: flow.location))
         }
 
@@ -451,9 +469,21 @@ struct ElevateReader {
 
     // MARK: - Reads and calls
 
-    /// The keys a block reads: `@key` (when `ivars`; an ivar assigned before it is read is a local of
-    /// the block, not data) and `task_args[:key]`. One access per key, at its first read.
-    private func reads(in block: Int, ivars: Bool, optional: Bool) -> [DataAccess] {
+    /// What a block's `@ivar`s are.
+    enum IvarMeaning {
+        /// 0.4–0.6 `task`: the `async` arguments, read as their keys.
+        case arguments
+        /// 0.7 `background`: the sandbox's own, never set: read as the key `@name`, which nothing gives.
+        case unset
+        /// A callback's: the controller's own, not data.
+        case ignored
+    }
+
+    /// The keys a block reads: `@key` (see `IvarMeaning`; an ivar assigned before it is read is a
+    /// local of the block, not data) and `task_args[:key]`. One access per key, at its first read. A
+    /// read that is only tested (`raise X if task_args[:raise]`, `@cancel ? a : b`) tolerates nil:
+    /// it is optional.
+    private func reads(in block: Int, ivars: IvarMeaning, optional: Bool) -> [DataAccess] {
         let close = min(src.structure.blocks[block].close, tokens.count)
         var out: [DataAccess] = []
         var seen = Set<String>()
@@ -461,12 +491,14 @@ struct ElevateReader {
         var i = src.bodyStart(block)
         while i < close {
             let t = tokens[i]
-            if ivars, t.kind == .ivar {
-                let key = String(t.text.dropFirst())
+            if ivars != .ignored, t.kind == .ivar {
+                let key = ivars == .unset ? t.text : String(t.text.dropFirst())
                 if i + 1 < close, tokens[i + 1].isPunct("=") {
                     if !seen.contains(key) { assigned.insert(key) }
                 } else if !assigned.contains(key), seen.insert(key).inserted {
-                    out.append(DataAccess(key: key, optional: optional, location: location(i)))
+                    // Nothing can give the sandbox an ivar: its reads are never "unknown", only tested or not.
+                    let tolerant = (ivars == .arguments && optional) || isOnlyTested(i, i)
+                    out.append(DataAccess(key: key, optional: tolerant, location: location(i)))
                 }
             } else if t.kind == .identifier, t.text == "task_args",
                       i == 0 || !tokens[i - 1].isPunct(".") || (i > 1 && tokens[i - 2].isKeyword("self")) {
@@ -478,12 +510,41 @@ struct ElevateReader {
                     keyIndex = i + 4
                 }
                 if let k = keyIndex, let key = literalName(k), seen.insert(key).inserted {
-                    out.append(DataAccess(key: key, optional: optional, location: location(k)))
+                    let last = tokens[i + 1].isPunct("[") ? i + 3 : (src.structure.closeIndex(ofOpener: i + 3) ?? i + 4)
+                    out.append(DataAccess(key: key, optional: optional || isOnlyTested(i, last), location: location(k)))
                 }
             }
             i += 1
         }
         return out
+    }
+
+    /// Whether the value of tokens `first...last` is only tested for truth (a missing key's nil is
+    /// then harmless): the condition of `if`/`unless`/`while`/`until` (also as modifiers), an operand
+    /// of `!`, `&&`, `||`, `and`, `or`, `not`, a ternary's condition, or asked `.nil?`.
+    private func isOnlyTested(_ first: Int, _ last: Int) -> Bool {
+        let before = first > 0 ? tokens[first - 1] : nil
+        let after = last + 1 < tokens.count ? tokens[last + 1] : nil
+        if let after {
+            if after.isPunct("."), last + 2 < tokens.count, tokens[last + 2].text == "nil?" { return true }
+            if after.isPunct(".") || after.isPunct("&.") || after.isPunct("[") && !after.spaceBefore || after.isPunct("::") { return false }
+            if after.isPunct("=") || after.isPunct("+=") || after.isPunct("-=") { return false }
+            if after.isPunct("?") || after.isPunct("&&") || after.isPunct("||") { return true }
+            if ["and", "or", "then"].contains(where: after.isKeyword) { return after.isKeyword("then") ? conditionKeywordStarts(before) : true }
+        }
+        guard let before else { return false }
+        if before.isPunct("!") || before.isPunct("&&") || before.isPunct("||") { return true }
+        if ["and", "or", "not"].contains(where: before.isKeyword) { return true }
+        // `if x` / `x if` : the whole condition is the value when nothing else follows on the line.
+        if conditionKeywordStarts(before) {
+            return after == nil || after!.kind == .newline || after!.isPunct(";") || after!.isKeyword("then")
+        }
+        return false
+    }
+
+    private func conditionKeywordStarts(_ token: RubyToken?) -> Bool {
+        guard let token else { return false }
+        return ["if", "unless", "elsif", "while", "until"].contains(where: token.isKeyword)
     }
 
     /// True for a block that runs on the main thread: `Dispatch::Queue.main.async do`,

@@ -283,8 +283,10 @@ struct FlowBuilder {
                 continue
             }
             let facts = ValueTypes.facts(element.value, locals: locals)
-            flow.initialData.append(DataAccess(key: key, type: facts.type, location: location(element.key),
-                                               elementTypes: facts.elementTypes, value: facts.display, stringValue: facts.stringValue))
+            var value = DataAccess(key: key, type: facts.type, location: location(element.key),
+                                   elementTypes: facts.elementTypes, value: facts.display, stringValue: facts.stringValue)
+            value.possibleValues = facts.possibleStrings ?? facts.rawValueOf.flatMap { constants.rawValues(ofEnum: $0) }
+            flow.initialData.append(value)
         }
     }
 }

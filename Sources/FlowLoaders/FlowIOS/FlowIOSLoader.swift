@@ -95,9 +95,11 @@ struct OperationCatalog: Sendable {
                 }
                 for site in facts.writes {
                     guard let key = literal(site.key) else { operation.unresolved.append(.dynamicWriteKey(site.location)); continue }
-                    operation.writes.append(DataAccess(key: key, type: site.type, location: site.location,
-                                                       elementTypes: site.facts.elementTypes, value: site.facts.display,
-                                                       stringValue: site.facts.stringValue))
+                    var write = DataAccess(key: key, type: site.type, location: site.location,
+                                           elementTypes: site.facts.elementTypes, value: site.facts.display,
+                                           stringValue: site.facts.stringValue, condition: site.condition)
+                    write.possibleValues = site.facts.possibleStrings ?? site.facts.rawValueOf.flatMap { constants.rawValues(ofEnum: $0) }
+                    operation.writes.append(write)
                 }
             }
             operations[name] = operation
@@ -242,7 +244,19 @@ struct FlowFinder {
                 instances[index].calls += chain.calls
             }
         }
-        return instances
+        // Other libraries have a type named `Flow` too (`XCTAssertEqual(Flow().text, ...)`): a `Flow()`
+        // is Flow-iOS's only when Flow-iOS's API is used on it.
+        return instances.filter { $0.calls.contains(where: Self.isFlowIOSCall) }
+    }
+
+    /// A builder call only Flow-iOS's `Flow` has: `add(operation:)`, `addGrouped`, `setDataBucket`,
+    /// `combine()`, the start and finish blocks (a bare `start()` is too common a name to tell).
+    static func isFlowIOSCall(_ call: BuilderCall) -> Bool {
+        switch call.name {
+        case "add": return call.call.argument("operation") != nil
+        case "start": return false
+        default: return true
+        }
     }
 
     /// `flow` in `let flow = <chain>`, `var flow: Flow = <chain>`, `flow = <chain>`, `self.flow = <chain>`.

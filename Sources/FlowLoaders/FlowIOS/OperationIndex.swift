@@ -45,6 +45,8 @@ struct AccessSite {
     var optional: Bool
     var location: FlowModel.SourceLocation
     var facts: ValueFacts = .unknown
+    /// For a write: when it happens, if not on every successful run (see `MaybeWrites`).
+    var condition: String?
 }
 
 /// What pass 1 learns about one class.
@@ -70,6 +72,22 @@ struct ConstantTable {
     mutating func add(_ name: String, in typePath: String?, value: String) {
         let key = typePath.map { "\($0).\(name)" } ?? name
         if values[key] == nil { values[key] = value }  // files merge in order: the first declaration wins
+    }
+
+    /// The String raw values of the enum named `type` (by its simple name or path), sorted; nil when
+    /// no such enum is known, or several types have that name.
+    func rawValues(ofEnum type: String) -> [String]? {
+        let suffix = "." + type
+        var byType: [String: [String]] = [:]
+        for (key, value) in values where key.hasSuffix(".rawValue") {
+            let parts = key.split(separator: ".")
+            guard parts.count >= 3 else { continue }
+            let owner = parts.dropLast(2).joined(separator: ".")
+            guard owner == type || owner.hasSuffix(suffix) else { continue }
+            byType[owner, default: []].append(value)
+        }
+        guard byType.count == 1 else { return nil }
+        return byType.values.first!.sorted()
     }
 
     mutating func merge(_ other: ConstantTable) {
@@ -261,7 +279,7 @@ final class AccessCollector: SyntaxVisitor {
         localsByBody[function.id] = locals
         let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
         return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false,
-                          location: nameLocation(call), facts: facts)
+                          location: nameLocation(call), facts: facts, condition: MaybeWrites.condition(of: call))
     }
 
     /// The body of the function or accessor a call is in (closures inside it included).

@@ -58,6 +58,8 @@ struct FlowStateBuilder {
         var implementation: String?
         var details: [String] = []
         var writes: [DataAccess] = []
+        /// Its intent returns only nil: the step completes at once, and its completion gets a nil result.
+        var intentReturnsOnlyNil = false
 
         init(id: String, name: String, kind: Kind, file: ParsedSwiftFile, location: FlowModel.SourceLocation) {
             self.id = id
@@ -99,6 +101,8 @@ struct FlowStateBuilder {
         var parts: [FlowStateSyntax.ConditionPart]
         var location: FlowModel.SourceLocation
         var unconditionalSetup: Bool
+        /// Set in a completion where it runs only when the step's result is not nil.
+        var needsResult = false
     }
 
     /// What one pass over a root finds, in source order.
@@ -358,6 +362,7 @@ private struct BuildState {
         let returned = values.compactMap { $0 }.filter { !$0.is(NilLiteralExprSyntax.self) }
         if !values.isEmpty, returned.isEmpty {
             info.details.append("completes at once: its intent returns nil")
+            info.intentReturnsOnlyNil = true
             return
         }
         guard let value = returned.first else { return }
@@ -453,9 +458,14 @@ private struct BuildState {
         let at = file.location(lhs)
         if property.name == "nextStep" {
             let setup = context.step == nil && !context.crossedClosure
+            var needsResult = false
+            if context.role == .completion, let closure = context.closure, let result = context.resultParameter {
+                needsResult = FlowStateSyntax.requiresValue(of: Self.aliases(of: result, in: closure), at: Syntax(sequence), upTo: closure.id)
+            }
             func add(_ target: FlowStateBuilder.Target, _ extra: [FlowStateSyntax.ConditionPart]) {
                 let all = parts + extra
-                outs[source, default: []].append(Out(target: target, parts: all, location: at, unconditionalSetup: setup && all.isEmpty))
+                outs[source, default: []].append(Out(target: target, parts: all, location: at, unconditionalSetup: setup && all.isEmpty,
+                                                     needsResult: needsResult))
             }
             if rhs.count == 1 {
                 let value = rhs[0]
@@ -681,7 +691,12 @@ private struct BuildState {
                 continue
             }
             let source = joinIDs[info.id] ?? info.id
-            let list = outs[info.id] ?? []
+            var list = outs[info.id] ?? []
+            // The completion of a step whose intent returns only nil always gets nil: what it does
+            // only with a result never happens (where it returns before setting `nextStep`, the flow
+            // ends there and the steps behind it never start).
+            let endsOnNil = info.intentReturnsOnlyNil && list.contains(where: \.needsResult)
+            if endsOnNil { list.removeAll(where: \.needsResult) }
             for out in list {
                 var transition = Transition(from: source, to: endID, condition: FlowStateSyntax.condition(out.parts), location: out.location)
                 switch out.target {
@@ -696,7 +711,13 @@ private struct BuildState {
                 }
                 flow.transitions.append(transition)
             }
-            if list.isEmpty {
+            if endsOnNil {
+                if !list.contains(where: { $0.parts.isEmpty }) {
+                    usesEnd = true
+                    let at = info.activeCompletions.first.map { info.file.location($0) } ?? info.location
+                    flow.transitions.append(Transition(from: source, to: endID, condition: .expression("the intent returns nil"), location: at))
+                }
+            } else if list.isEmpty {
                 // Its `nextStep` is never set: the flow ends after it.
                 usesEnd = true
                 flow.transitions.append(Transition(from: source, to: endID, location: info.location))

@@ -189,6 +189,75 @@ enum FlowStateSyntax {
         return "!(\(text))"
     }
 
+    // MARK: - Statements that need a value
+
+    /// Whether `node` runs only when one of `names` (a completion's result and the names bound from
+    /// it) holds a value: it is inside `if let x = result`, after `guard let x = result else { ... }`,
+    /// in a non-nil `case` of `switch result`, inside `if case .a = result` or `if result != nil`, or
+    /// in the `else` of `if result == nil`. Looks no further out than `boundary`.
+    static func requiresValue(of names: Set<String>, at node: Syntax, upTo boundary: SyntaxIdentifier?) -> Bool {
+        var child = node
+        var current = node.parent
+        while let parent = current, parent.id != boundary {
+            if let list = parent.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    if item.id == child.id { break }
+                    if let guardStmt = item.item.as(GuardStmtSyntax.self), guardStmt.conditions.contains(where: { testsValue($0, of: names) }) {
+                        return true
+                    }
+                }
+            } else if let ifExpr = parent.as(IfExprSyntax.self) {
+                if child.id == ifExpr.body.id, ifExpr.conditions.contains(where: { testsValue($0, of: names) }) { return true }
+                if let elseBody = ifExpr.elseBody, child.id == elseBody.id, ifExpr.conditions.count == 1,
+                   let only = ifExpr.conditions.first, case let .expression(expression) = only.condition,
+                   comparesWithNil(expression, operator: "==", names: names) { return true }
+            } else if let switchCase = parent.as(SwitchCaseSyntax.self), child.id == switchCase.statements.id,
+                      case let .case(label) = switchCase.label,
+                      let switchExpr = switchCase.parent?.parent?.as(SwitchExprSyntax.self),
+                      let subject = name(switchExpr.subject), names.contains(subject),
+                      label.caseItems.allSatisfy({ !matchesNil($0.pattern) }) {
+                return true
+            }
+            child = parent
+            current = parent.parent
+        }
+        return false
+    }
+
+    /// `let x = result`, `let result` (shorthand), `case .a = result`, `result != nil`.
+    private static func testsValue(_ element: ConditionElementSyntax, of names: Set<String>) -> Bool {
+        switch element.condition {
+        case let .optionalBinding(binding):
+            if let value = binding.initializer?.value { return name(value).map(names.contains) ?? false }
+            return binding.pattern.as(IdentifierPatternSyntax.self).map { names.contains($0.identifier.text) } ?? false
+        case let .matchingPattern(match):
+            return (name(match.initializer.value).map(names.contains) ?? false) && !matchesNil(match.pattern)
+        case let .expression(expression):
+            return comparesWithNil(expression, operator: "!=", names: names)
+        default:
+            return false
+        }
+    }
+
+    /// `x op nil` or `nil op x` with `x` one of `names`.
+    private static func comparesWithNil(_ expression: ExprSyntax, operator op: String, names: Set<String>) -> Bool {
+        guard let sequence = expression.as(SequenceExprSyntax.self) else { return false }
+        let elements = Array(sequence.elements)
+        guard elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == op else { return false }
+        let sides = [elements[0], elements[2]]
+        return sides.contains { $0.is(NilLiteralExprSyntax.self) } && sides.contains { name($0).map(names.contains) ?? false }
+    }
+
+    /// A pattern that also matches nil: `nil`, `.none`, `_`, `let x`.
+    private static func matchesNil(_ pattern: PatternSyntax) -> Bool {
+        if pattern.is(WildcardPatternSyntax.self) { return true }
+        if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+            return binding.pattern.is(IdentifierPatternSyntax.self) || binding.pattern.is(WildcardPatternSyntax.self)
+        }
+        let text = pattern.trimmedDescription
+        return ["nil", ".none", "Optional.none"].contains(text)
+    }
+
     // MARK: - Paths through a closure
 
     /// Whether every path through `items` reaches a statement `isAssignment` accepts before it leaves

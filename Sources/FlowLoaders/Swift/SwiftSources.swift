@@ -1,5 +1,6 @@
 import Dispatch
 import FlowModel
+import SwiftSyntax
 
 /// Reads every Swift-based library's flows from one set of Swift files, parsing each file once.
 ///
@@ -20,7 +21,9 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
         let parsed = SwiftSources.parse(files, limits: limits)
         var graph = FlowGraph()
         for read in SwiftSources.readers { graph.merge(read(parsed)) }
+        // Files not read (nested too deep) first; then syntax errors and conflict markers of the files read.
         graph.loadFindings = parsed.compactMap(\.problem) + graph.loadFindings
+        graph.loadFindings += SwiftSources.syntaxErrors(in: parsed, flows: graph.flows)
         return graph
     }
 }
@@ -46,5 +49,67 @@ enum SwiftSources {
             slots[i] = ParsedSwiftFile(files[i], limits: limits)
         }
         return files.indices.map { slots[$0]! }
+    }
+}
+
+extension SwiftSources {
+    /// One `invalid-input` finding per file that does not parse (the first error swift-syntax's
+    /// parser marks: a missing or an unexpected token) or holds merge-conflict markers, for each flow
+    /// defined in it (carrying the flow's id, so that the flow is reported as not read, not as clean),
+    /// or one for the file when it defines none. A broken file is never taken as if it were whole.
+    static func syntaxErrors(in files: [ParsedSwiftFile], flows: [Flow]) -> [Finding] {
+        var findings: [Finding] = []
+        for file in files {
+            guard let (message, location) = firstError(in: file) else { continue }
+            let path = file.file.displayPath
+            let inFile = flows.filter { flow in
+                flow.location?.file == path || flow.steps.contains { $0.location?.file == path }
+            }
+            if inFile.isEmpty {
+                findings.append(.invalidInput(message, at: location))
+            } else {
+                for flow in inFile {
+                    var finding = Finding.invalidInput(message, at: location)
+                    finding.flow = flow.id
+                    findings.append(finding)
+                }
+            }
+        }
+        return findings
+    }
+
+    /// The first merge-conflict marker or syntax error of a file, as a message and a place.
+    static func firstError(in file: ParsedSwiftFile) -> (String, FlowModel.SourceLocation)? {
+        // The lexer keeps a conflict marker as unexpected trivia and parses what follows it as code:
+        // both sides of the conflict, or one, would be read as if they were the file.
+        for token in file.tree.tokens(viewMode: .sourceAccurate) {
+            var offset = token.position
+            for piece in token.leadingTrivia {
+                if case let .unexpectedText(text) = piece, ["<<<<<<<", ">>>>>>>", "=======", "|||||||"].contains(where: text.hasPrefix) {
+                    let at = file.converter.location(for: offset)
+                    return ("merge-conflict marker: the file is not read until the conflict is resolved",
+                            FlowModel.SourceLocation(file: file.file.displayPath, line: at.line, column: at.column))
+                }
+                offset += piece.sourceLength
+            }
+        }
+        guard file.tree.hasError else { return nil }
+        for token in file.tree.tokens(viewMode: .all) {
+            if token.presence == .missing {
+                return ("Swift syntax error: expected '\(token.text)' here; the file's flows are not checked until it parses",
+                        file.location(token))
+            }
+            var ancestor = token.parent
+            while let node = ancestor {
+                if node.is(UnexpectedNodesSyntax.self) {
+                    let code = node.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                    let shown = code.count > 40 ? String(code.prefix(37)) + "..." : code
+                    return ("Swift syntax error: unexpected code '\(shown)'; the file's flows are not checked until it parses",
+                            file.location(token))
+                }
+                ancestor = node.parent
+            }
+        }
+        return ("Swift syntax error; the file's flows are not checked until it parses", file.location(file.tree))
     }
 }

@@ -67,6 +67,14 @@ extension ParsedSwiftFile {
 }
 
 extension SyntaxProtocol {
+    /// The code as one line, shortened to 60 characters: how a condition is quoted in a message or on
+    /// a diagram edge.
+    var oneLineText: String {
+        let line = trimmedDescription.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return line.count > 60 ? String(line.prefix(57)) + "..." : line
+    }
+
     /// The nearest enclosing node of type `T`.
     func enclosing<T: SyntaxProtocol>(_: T.Type) -> T? {
         var node = parent
@@ -142,6 +150,11 @@ struct ValueFacts {
     var elementTypes: [TypeName?]?
     var stringValue: String?
     var display: String?
+    /// The strings the value can be, when it is one of a few: either side of `c ? "a" : "b"`.
+    var possibleStrings: [String]?
+    /// For `x.rawValue` with `x` of a known type: that type, whose String raw values the value is one of
+    /// (resolved once every file's enums are known).
+    var rawValueOf: String?
 
     static let unknown = ValueFacts()
 }
@@ -268,6 +281,10 @@ enum ValueTypes {
             return facts(only.expression, locals: locals)
         }
         if let name = expression.simpleName, let known = locals[name] { return known }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
+           let base = member.base?.simpleName, let known = locals[base]?.type {
+            return ValueFacts(type: "String", display: shortened(expression), rawValueOf: known.unwrapped.spelling)
+        }
         if let sequence = expression.as(SequenceExprSyntax.self) { return facts(sequence, locals: locals) }
         if let cast = expression.as(AsExprSyntax.self) {
             let type = typeName(cast.type)
@@ -284,6 +301,11 @@ enum ValueTypes {
             // `as?` gives an optional; storing it in a `[String: Any]` stores the optional's value.
             return ValueFacts(type: type)
         }
+        // `condition ? "a" : "b"`: one of two strings.
+        if elements.count >= 3, let ternary = elements[elements.count - 2].as(UnresolvedTernaryExprSyntax.self),
+           let then = ternary.thenExpression.stringLiteralValue, let otherwise = elements[elements.count - 1].stringLiteralValue {
+            return ValueFacts(type: "String", display: shortened(ExprSyntax(sequence)), possibleStrings: [then, otherwise])
+        }
         let operators = stride(from: 1, to: elements.count, by: 2).map { elements[$0].as(BinaryOperatorExprSyntax.self)?.operator.text }
         if !operators.isEmpty, operators.allSatisfy({ $0 == "+" }),
            stride(from: 0, to: elements.count, by: 2).contains(where: { elements[$0].is(StringLiteralExprSyntax.self) }) {
@@ -295,17 +317,21 @@ enum ValueTypes {
     /// `Date` for `Date(...)`, `LoginData` for `LoginData(...)`, `Models.User` for `Models.User(...)`:
     /// capitalised names are types by Swift convention; `URL(string:)` is failable but its value is
     /// stored (and read) as a `URL`.
+    /// Standard generic types commonly initialised without their arguments written.
+    static let inferredGenerics: Set<String> = ["Array", "Set", "Dictionary", "Optional", "ContiguousArray", "ArraySlice",
+                                                "Result", "AnySequence", "AnyCollection", "Range", "ClosedRange"]
+
     static func initializedType(_ callee: ExprSyntax) -> TypeName? {
         if let generic = callee.as(GenericSpecializationExprSyntax.self) {
             return TypeName(generic.trimmedDescription)
         }
         guard let path = callee.dottedPath, let last = path.last, let first = last.first, first.isUppercase else { return nil }
         guard path.allSatisfy({ $0.first?.isUppercase == true }) else { return nil }
+        // `Array(results)`, `Set(ids)`: a generic type's arguments are inferred from the argument,
+        // which syntax alone does not type. Unknown, never a guess.
+        if path.count == 1, inferredGenerics.contains(last) { return nil }
         return TypeName(path.joined(separator: "."))
     }
 
-    static func shortened(_ expression: ExprSyntax) -> String {
-        let text = expression.trimmedDescription.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return text.count > 60 ? String(text.prefix(57)) + "..." : text
-    }
+    static func shortened(_ expression: ExprSyntax) -> String { expression.oneLineText }
 }

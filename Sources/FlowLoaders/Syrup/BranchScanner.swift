@@ -24,6 +24,9 @@ struct BranchFacts {
     var compose: (type: String?, location: FlowModel.SourceLocation)?
     /// Ways on the branch takes whose target cannot be read (`self = make()`), with where.
     var unreadable: [FlowModel.SourceLocation] = []
+    /// Paths that end with `self` unchanged and `nil` returned (see `RetryPaths`): their conditions,
+    /// and the `return nil` ending them (nil when the branch's end is reached).
+    var retries: [(conditions: [String], location: FlowModel.SourceLocation?)] = []
 
     /// True when the branch changes `self`, returns a Deferred, throws, or never returns: otherwise it
     /// leaves the progression in the same case.
@@ -37,6 +40,7 @@ struct BranchFacts {
         neverReturns = neverReturns || other.neverReturns
         if compose == nil { compose = other.compose }
         unreadable += other.unreadable
+        retries += other.retries
     }
 }
 
@@ -48,6 +52,8 @@ enum SyrupLabel {
     static let error = "throws"
     /// A branch that does nothing: the progression stays in its case.
     static let stays = "stays"
+    /// A path of a branch that moves on elsewhere, but leaves the case as it was (a busy retry).
+    static func retries(when condition: String) -> String { "retries when \(condition)" }
     /// compose's `mapNext`: the case the sub-progression's steps are wrapped in.
     static func whileRunning(_ sub: String?) -> String { "while \(sub.map(shortName) ?? "the sub-progression") runs" }
     /// compose's `mapResult` / `flatMapResult`: the case after the sub-progression's result.
@@ -123,6 +129,11 @@ final class BranchScanner {
             }
         }
         scan(Syntax(statements), .sync, caught: false)
+        if facts.movesOn {
+            facts.retries = RetryPaths(branch: statements).paths.map { path in
+                (path.conditions, path.end.map { file.location($0) })
+            }
+        }
     }
 
     /// The expression a code block item holds, if it is one.
@@ -159,7 +170,7 @@ final class BranchScanner {
             if let value = statement.expression, !Self.unwrapped(value).is(NilLiteralExprSyntax.self) {
                 facts.returnsDeferred = true
             }
-        } else if let sequence = node.as(SequenceExprSyntax.self), context.isSync, assignsSelf(sequence) {
+        } else if let sequence = node.as(SequenceExprSyntax.self), context.isSync, Self.assignsSelf(sequence) {
             facts.changesSelf = true
             let targets = Array(sequence.elements.dropFirst(2)).flatMap { caseTargets($0) }
             if targets.isEmpty { facts.unreadable.append(file.location(sequence)) }
@@ -294,7 +305,7 @@ final class BranchScanner {
     }
 
     /// `self = ...` as an unfolded sequence.
-    private func assignsSelf(_ sequence: SequenceExprSyntax) -> Bool {
+    static func assignsSelf(_ sequence: SequenceExprSyntax) -> Bool {
         let elements = Array(sequence.elements)
         guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self),
               let target = elements[0].as(DeclReferenceExprSyntax.self) else { return false }

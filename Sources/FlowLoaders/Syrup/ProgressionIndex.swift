@@ -14,7 +14,8 @@ struct TypeDeclaration {
     let node: Syntax
     /// The token naming the type (or, for an extension, the start of the extended type).
     let nameNode: Syntax
-    /// Conforms to `Progression` (or `Syrup.Progression`) in its inheritance clause.
+    /// Conforms to `Progression` (or `Syrup.Progression`, or the older API's `StageProtocol`) in its
+    /// inheritance clause.
     let conformsToProgression: Bool
     let members: MemberBlockItemListSyntax
     /// Index of the parsed file in the batch.
@@ -36,8 +37,12 @@ final class ProgressionIndexer: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
+    /// The protocols a progression adopts: Syrup's, and `StageProtocol` of its older API (Grain),
+    /// whose stages are read the same way.
+    static let protocols: Set<String> = ["Progression", "StageProtocol"]
+
     static func conformsToProgression(_ clause: InheritanceClauseSyntax?) -> Bool {
-        clause?.inheritedTypes.contains { baseTypeName($0.type) == "Progression" } ?? false
+        clause?.inheritedTypes.contains { protocols.contains(baseTypeName($0.type)) } ?? false
     }
 
     private func add(_ node: some DeclSyntaxProtocol, name: TokenSyntax, kind: TypeDeclaration.Kind,

@@ -23,7 +23,13 @@ struct SyrupReader {
             slots[i] = indexer.declarations
         }
         let catalog = ProgressionCatalog(files.indices.flatMap { slots[$0]! })
-        return catalog.types.map { ProgressionReader(type: $0, files: files, catalog: catalog).flow() }
+        let progressions = catalog.types.map { type in
+            CaseConstructions.Progression(path: type.path, cases: Set(ProgressionReader(type: type, files: files, catalog: catalog).readCases().map(\.name)))
+        }
+        let constructions = CaseConstructions(files: files, progressions: progressions)
+        return catalog.types.map {
+            ProgressionReader(type: $0, files: files, catalog: catalog, constructed: constructions.constructed[$0.path] ?? []).flow()
+        }
     }
 }
 
@@ -32,6 +38,8 @@ struct ProgressionReader {
     let type: ProgressionType
     let files: [ParsedSwiftFile]
     let catalog: ProgressionCatalog
+    /// The cases something outside the progression's transitions constructs (see `CaseConstructions`).
+    var constructed: Set<String> = []
 
     private var declaration: TypeDeclaration { type.declaration }
     private var file: ParsedSwiftFile { files[declaration.fileIndex] }
@@ -63,7 +71,7 @@ struct ProgressionReader {
     func flow() -> Flow {
         var flow = Flow(id: type.path, name: type.path, kind: .syrup, location: file.location(declaration.nameNode))
         flow.outputType = resultType()
-        let function = member(FunctionDeclSyntax.self, where: { $0.name.text == "updateOrDeferNext" })
+        let function = transitionFunction()
         switch declaration.kind {
         case .enum:
             let cases = readCases()
@@ -71,12 +79,12 @@ struct ProgressionReader {
                 return opaque(flow, because: "\(type.path) has no cases: its steps cannot be read from the source", function: function, cases: cases)
             }
             guard let function else {
-                return opaque(flow, because: "\(type.path) does not implement updateOrDeferNext here: its steps cannot be read from the source",
+                return opaque(flow, because: "\(type.path) implements neither updateOrDeferNext nor next() here: its steps cannot be read from the source",
                               function: nil, cases: cases)
             }
             let functionFile = files[function.fileIndex]
             guard let body = function.node.body, let branches = branches(in: body, file: functionFile, cases: cases) else {
-                return opaque(flow, because: "\(type.path)'s updateOrDeferNext does not switch over self: its steps cannot be read from the source",
+                return opaque(flow, because: "\(type.path)'s \(function.node.name.text) does not switch over self: its steps cannot be read from the source",
                               function: function, cases: cases)
             }
             return enumFlow(flow, cases: cases, branches: branches, functionFile: functionFile)
@@ -125,6 +133,18 @@ struct ProgressionReader {
                 transitions.append(Transition(from: item.name, to: SyrupReader.errorStepID, label: SyrupLabel.error, kind: .error, location: at))
                 errorLocations.append(at)
             }
+            if found.movesOn, !found.retries.isEmpty {
+                // Some paths move on and some leave self as it was: Syrup runs the case again at once.
+                let conditions = found.retries.map { path in
+                    path.conditions.isEmpty ? "it does not throw" : path.conditions.joined(separator: " and ")
+                }
+                var seenConditions = Set<String>()
+                let unique = conditions.filter { seenConditions.insert($0).inserted }
+                let when = unique.joined(separator: "; or when ")
+                transitions.append(Transition(from: item.name, to: item.name, label: SyrupLabel.retries(when: when),
+                                              condition: .expression(when), kind: .retry,
+                                              location: found.retries.compactMap(\.location).first ?? branchLocation[item.name] ?? step.location))
+            }
             if !found.movesOn {
                 // Neither changes self, returns a Deferred, nor throws: every update leaves it where it is.
                 transitions.append(Transition(from: item.name, to: item.name, label: SyrupLabel.stays,
@@ -144,10 +164,13 @@ struct ProgressionReader {
         flow.steps = steps
         flow.transitions = transitions
 
-        // Entries: the cases marked initial by a doc comment, else those no other case leads to.
-        let marked = cases.filter(\.markedInitial).map(\.name)
-        if !marked.isEmpty {
-            flow.entries = marked
+        // Entries: the cases marked initial by a doc comment or constructed outside the transitions
+        // (a case nothing constructs is dead code, never a start). Only when the sources read
+        // construct none of the cases (the caller is elsewhere) are the cases no other case leads
+        // to taken as the starts.
+        let starts = cases.filter { $0.markedInitial || constructed.contains($0.name) }.map(\.name)
+        if !starts.isEmpty {
+            flow.entries = starts
         } else {
             let targeted = Set(transitions.filter { $0.from != $0.to }.map(\.to))
             let unreached = names.filter { !targeted.contains($0) }
@@ -303,7 +326,7 @@ struct ProgressionReader {
 
     /// The cases of the enum in declaration order, with their "initial" marks: a doc comment containing
     /// "initial" marks its case declaration and the following ones, until another doc comment.
-    private func readCases() -> [Case] {
+    func readCases() -> [Case] {
         var result: [Case] = []
         var marking = false
         for item in declaration.members {
@@ -320,6 +343,21 @@ struct ProgressionReader {
             }
         }
         return result
+    }
+
+    /// The functions that hold a progression's transitions, by preference: Syrup's
+    /// `updateOrDeferNext()`, else `next()` (Syrup's non-mutating form, and the older API's
+    /// `StageProtocol.next() -> Deferred<Self>`). Both are read the same way.
+    static let transitionFunctions = ["updateOrDeferNext", "next"]
+
+    /// The progression's transition function (see `transitionFunctions`), with its file.
+    private func transitionFunction() -> (node: FunctionDeclSyntax, fileIndex: Int)? {
+        for name in Self.transitionFunctions {
+            if let found = member(FunctionDeclSyntax.self, where: { $0.name.text == name && $0.signature.parameterClause.parameters.isEmpty }) {
+                return found
+            }
+        }
+        return nil
     }
 
     /// The first member of type `T` matching `predicate`, in the declaration then its extensions.

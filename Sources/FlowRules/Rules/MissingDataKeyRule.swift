@@ -108,7 +108,7 @@ public struct MissingDataKeyRule: Rule {
                     if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
                     path = analysis.path(to: i, in: missingPaths[read.key]!)
                 }
-                let message: String
+                var message: String
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"
                 } else if let path {
@@ -116,6 +116,13 @@ public struct MissingDataKeyRule: Rule {
                 } else {
                     message = "\(subject), but it is not set on every path to it"
                 }
+                // A write that may not happen explains the gap: say when it does.
+                let maybe = analysis.reachingDefinitions(of: read.key, at: i).compactMap { definition -> String? in
+                    guard let condition = definition.access.condition else { return nil }
+                    guard let writer = definition.step else { return "the flow starts with it only when \(condition)" }
+                    return "step '\(analysis.step(writer).name)' sets it only when \(condition)"
+                }
+                if let first = maybe.first { message += " (\(first))" }
                 let at = read.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
                 findings.append(context.finding(Self.description, message + placement.suffix, at: at,

@@ -41,7 +41,8 @@ public struct StuckStepRule: Rule {
         guard !PlantUMLMachines.leftByEvents(context) else { return [] }
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
-            guard Self.isStuck(i, in: analysis) else { return nil }
+            // A step that never runs cannot get stuck: `unreachable-step` reports it instead.
+            guard Self.isStuck(i, in: analysis), analysis.entries.isEmpty || analysis.reachable.contains(i) else { return nil }
             return context.finding(Self.description,
                                    "step '\(step.name)' never moves on: its only way on leads back to itself, so the flow never finishes",
                                    at: step.location, step: step.id)

@@ -51,7 +51,7 @@ public struct UIAccessInTaskRule: Rule {
 
               task :fetch_artwork do
                 background do
-                  image = API.artwork(@artwork_id)
+                  image = API.artwork(task_args[:artwork_id])
                   self.navigationController.popViewControllerAnimated(true) if image.nil? # finding
                   image
                 end
@@ -73,7 +73,7 @@ public struct UIAccessInTaskRule: Rule {
 
               task :send_report do
                 background do
-                  API.send_report(@report)
+                  API.send_report(task_args[:report])
                 rescue API::Error => error
                   UIAlertView.alloc.initWithTitle("Failed", message: error.message, # finding
                                                   delegate: nil, cancelButtonTitle: "OK", otherButtonTitles: nil).show
@@ -93,7 +93,7 @@ public struct UIAccessInTaskRule: Rule {
 
               task :fetch_artwork do
                 background do
-                  data = API.artwork_data(@artwork_id)
+                  data = API.artwork_data(task_args[:artwork_id])
                   UIImage.imageWithData(data)
                 end
 
@@ -119,7 +119,7 @@ public struct UIAccessInTaskRule: Rule {
 
               task :sync do
                 background do
-                  count = Store.sync(@since)
+                  count = Store.sync(task_args[:since])
                   Dispatch::Queue.main.async do
                     SVProgressHUD.showSuccessWithStatus("#{count} new")
                   end

@@ -27,12 +27,22 @@ public struct UnanalyzableFlowRule: Rule {
         ],
         nonTriggeringExamples: [
             """
-            version: 1
-            flows:
-              - name: Read from its source
-                steps:
-                  - {id: a, next: done}
-                  - {id: done, kind: end}
+            import Syrup
+
+            enum Ping: Progression {
+                case send(URL)
+                case received(Int)
+                init(host: URL) { self = .send(host) }
+                mutating func updateOrDeferNext() throws -> Deferred<Ping>? {
+                    switch self {
+                    case let .send(url):
+                        return .future { resolve in Pinger.ping(url) { ms in resolve { .received(ms) } } }
+                    case .received:
+                        return nil
+                    }
+                }
+                var result: Int? { if case let .received(ms) = self { return ms }; return nil }
+            }
             """,
         ],
         exampleFileName: "Example.swift")

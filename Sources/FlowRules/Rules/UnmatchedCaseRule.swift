@@ -93,18 +93,26 @@ public struct UnmatchedCaseRule: Rule {
             var everyValueSeenMatches = true
             for key in keys {
                 let values = Set(cases.filter { $0.key == key }.map(\.value))
-                let definitions = analysis.reachingDefinitions(of: key, at: i)
+                // The cases test the value after the root's own writes: a write of the root replaces
+                // what reached it.
+                let own = analysis.effectiveWrites[i].filter { $0.key == key }
+                let ownDefinite = own.contains { $0.condition == nil }
+                let definitions = (ownDefinite ? [] : analysis.reachingDefinitions(of: key, at: i).map(\.access)) + own
                 // When every value that can reach the branch is a visible literal that a case matches,
                 // and the key is set on every path, no run can fall through.
-                let matched = !definitions.isEmpty && analysis.isDefinitelySet(key, before: i)
-                    && definitions.allSatisfy { $0.access.stringValue.map(values.contains) ?? false }
+                // A value known to be one of a few (`c ? "a" : "b"`, a String enum's raw value) is
+                // matched when a case covers each of them.
+                func known(_ access: DataAccess) -> [String]? { access.possibleValues ?? access.stringValue.map { [$0] } }
+                let matched = !definitions.isEmpty && (ownDefinite || analysis.isDefinitelySet(key, before: i))
+                    && definitions.allSatisfy { known($0).map { $0.allSatisfy(values.contains) } ?? false }
                 if !matched { everyValueSeenMatches = false }
-                for definition in definitions {
-                    let access = definition.access
+                for access in definitions {
                     let place = access.location.map { RelatedLocation(message: "'\(key)' set here", location: $0) }
-                    if let value = access.stringValue, !values.contains(value) {
+                    if let possible = access.possibleValues, let value = possible.first(where: { !values.contains($0) }) {
+                        problems.append(("'\(key)' can be \"\(value)\" here, which no case matches", place))
+                    } else if let value = access.stringValue, !values.contains(value) {
                         problems.append(("'\(key)' is \"\(value)\" here, which no case matches", place))
-                    } else if let type = access.type, access.stringValue == nil, !type.isAny, type.unwrapped != "String" {
+                    } else if let type = access.type, access.stringValue == nil, access.possibleValues == nil, !type.isAny, type.unwrapped != "String" {
                         problems.append(("'\(key)' is \(type) here, and cases compare Strings", place))
                     }
                 }

@@ -80,7 +80,7 @@ public struct UnusedDataKeyRule: Rule {
             var reported = Set<String>()
             // Only declared writes: a sub-flow's outputs are reported inside the sub-flow.
             for write in step.writes where reported.insert(write.key).inserted {
-                guard !analysis.isReadLater(write.key, after: i), !externallyRead.contains(write.key) else { continue }
+                guard !analysis.isUsed(write.key, afterWritesOf: i), !externallyRead.contains(write.key) else { continue }
                 let at = write.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
                 findings.append(context.finding(

@@ -35,16 +35,18 @@ class ArtworkController < UIViewController
     timeout 30
 
     background do
-      # Runs on Elevate's queue. Only @artwork_id and @size exist here: they are the
-      # arguments of launch, not the controller's instance variables.
-      url = "#{API::BASE_URL}/artworks/#{@artwork_id}/image?size=#{@size}"
+      # Runs on Elevate's queue, in a sandbox: the arguments of launch arrive only as
+      # task_args; the controller's instance variables (and any @ivar) are nil here.
+      artwork_id = task_args[:artwork_id]
+      size = task_args[:size]
+      url = "#{API::BASE_URL}/artworks/#{artwork_id}/image?size=#{size}"
       response = Elevate::HTTP.get(url)
-      raise ArtworkMissingError, "no image for artwork #{@artwork_id}" if response.status_code == 404
+      raise ArtworkMissingError, "no image for artwork #{artwork_id}" if response.status_code == 404
 
       update :downloaded
       image = UIImage.imageWithData(response.body)
       unless image.nil?
-        ImageCache.store(image, key: "artwork-#{@artwork_id}-#{@size}")
+        ImageCache.store(image, key: "artwork-#{artwork_id}-#{size}")
         update :cached
       end
       image

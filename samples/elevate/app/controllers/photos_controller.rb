@@ -21,7 +21,7 @@ class PhotosController < UITableViewController
 
   task :sync_photos do
     background do
-      fresh = API.photos(@album_id, since: @since)
+      fresh = API.photos(task_args[:album_id], since: task_args[:since])
       saved = fresh.map { |photo| PhotoStore.save(photo) }.compact
 
       saved.each do |photo|
@@ -37,7 +37,7 @@ class PhotosController < UITableViewController
         UIApplication.sharedApplication.networkActivityIndicatorVisible = false
       end
 
-      PhotoStore.query(QUERY, @album_id, @since)
+      PhotoStore.query(QUERY, task_args[:album_id], task_args[:since])
     end
 
     on_finish do |photos, exception|

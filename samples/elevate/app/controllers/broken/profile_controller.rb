@@ -17,8 +17,8 @@ class ProfileController < UIViewController
 
   task :save_profile do
     background do
-      # defect: missing-data-key — @profile is the controller's instance variable: the task's sandbox only has what launch passes (name), so @profile is nil here
-      @profile.name = @name
+      # defect: missing-data-key — @profile is the controller's instance variable: the background block runs in a sandbox whose @ivars are nil (launch passes only task_args[:name])
+      @profile.name = task_args[:name]
       API.update_profile(@profile)
     end
 
