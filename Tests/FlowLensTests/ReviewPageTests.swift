@@ -28,7 +28,7 @@ struct ReviewPageTests {
         let report = try flowlens(["check", "samples", "--format", "json"])
         let flows = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])["flows"] as? [Any]
         #expect(page.components(separatedBy: "<section class=\"flow ").count - 1 == flows?.count)
-        #expect(page.contains("38 errors, 9 warnings, 2 notes"))
+        #expect(page.contains("39 errors, 10 warnings, 2 notes"))
     }
 
     @Test("output/review/index.html is what 'flowlens export samples --output output/review --format html' writes")

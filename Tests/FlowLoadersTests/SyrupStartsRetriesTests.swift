@@ -193,6 +193,19 @@ struct SyrupStartTests {
         #expect(verdicts([(name: "Onboarding.swift", text: text)]).contains("unreachable-step Onboarding.swift:8 skipped"))
     }
 
+    @Test("an untyped `.x(...)` constructs a case only when its argument labels are the case's: another type's factory does not")
+    func labelsTellPayloads() throws {
+        let audit = """
+            enum AuditEvent { case capture(String, at: Date); static func read(_ k: String) -> AuditEvent { .capture(k, at: Date()) } }
+            func log() { AuditLog.record(.capture("tok", at: Date())) }
+            """
+        let unrelated = try #require(syrupFlows([(name: "PaymentStage.swift", text: payment), (name: "Audit.swift", text: audit)]).first)
+        #expect(unrelated.entries == ["idle", "authorize"])
+        let resume = "func resume(_ t: String) { Engine.shared.start(.capture(token: t)) }"
+        let resumed = try #require(syrupFlows([(name: "PaymentStage.swift", text: payment), (name: "Resume.swift", text: resume)]).first)
+        #expect(resumed.entries == ["capture"])
+    }
+
     @Test("when the sources read construct no case at all, the cases no transition leads to are the starts, as before")
     func noEvidence() throws {
         let flow = try #require(syrupFlows([(name: "PaymentStage.swift", text: payment)]).first)

@@ -20,6 +20,8 @@ struct CaseConstructions {
     struct Progression {
         let path: String
         let cases: Set<String>
+        /// Each case's associated-value labels (nil for an unlabelled one), to recognise `.x(label: v)`.
+        var labels: [String: [String?]] = [:]
     }
 
     /// Scans every file for constructions of `progressions`' cases.
@@ -53,13 +55,16 @@ struct CaseConstructions {
                     types = declared
                 } else if let property = use.assignedProperty, let declared = propertyTypes[property] {
                     types = declared
-                } else if use.hasArguments {
-                    types = Set(bySimpleName.keys)
                 }
+                // With nothing naming the type, only the argument labels can tell a case's payload
+                // from another type's factory (`.read("id", String.self)`).
+                let byArgumentsOnly = types.isEmpty && use.hasArguments
+                if byArgumentsOnly { types = Set(bySimpleName.keys) }
                 for name in types {
                     // Inside its own transitions, a reference to one of its cases is a transition.
                     if name == use.transitionOwner { continue }
                     for progression in bySimpleName[name] ?? [] where progression.cases.contains(use.name) {
+                        if byArgumentsOnly, progression.labels[use.name] != use.labels { continue }
                         constructed[progression.path, default: []].insert(use.name)
                     }
                 }
@@ -90,6 +95,8 @@ private final class UseCollector: SyntaxVisitor {
         /// For the value of `name = .x` / `self.name = .x`: the property.
         var assignedProperty: String?
         var hasArguments: Bool
+        /// The labels of the call's arguments (nil for an unlabelled one).
+        var labels: [String?] = []
         /// The progression whose transition function (or `result`) the reference is in.
         var transitionOwner: String?
     }
@@ -211,6 +218,7 @@ private final class UseCollector: SyntaxVisitor {
         var use = Use(name: name, hasArguments: false, transitionOwner: transitionOwner.last ?? nil)
         if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id {
             use.hasArguments = !call.arguments.isEmpty || call.trailingClosure != nil
+            use.labels = call.arguments.map { $0.label?.text }
         }
         if let base = node.base {
             guard let type = BranchScanner.typeReference(base) else { return .visitChildren }

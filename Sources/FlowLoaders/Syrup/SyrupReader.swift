@@ -24,7 +24,9 @@ struct SyrupReader {
         }
         let catalog = ProgressionCatalog(files.indices.flatMap { slots[$0]! })
         let progressions = catalog.types.map { type in
-            CaseConstructions.Progression(path: type.path, cases: Set(ProgressionReader(type: type, files: files, catalog: catalog).readCases().map(\.name)))
+            let cases = ProgressionReader(type: type, files: files, catalog: catalog).readCases()
+            return CaseConstructions.Progression(path: type.path, cases: Set(cases.map(\.name)),
+                                                 labels: Dictionary(cases.map { ($0.name, $0.labels) }, uniquingKeysWith: { a, _ in a }))
         }
         let constructions = CaseConstructions(files: files, progressions: progressions)
         return catalog.types.map {
@@ -57,6 +59,13 @@ struct ProgressionReader {
                 let type = Self.oneLine(parameter.type.trimmedDescription)
                 let label = [parameter.secondName, parameter.firstName].compactMap { $0 }.first { $0.text != "_" }
                 return label.map { "\($0.text): \(type)" } ?? type
+            } ?? []
+        }
+
+        /// The associated values' argument labels by position (nil for an unlabelled one).
+        var labels: [String?] {
+            element.parameterClause?.parameters.map { parameter in
+                parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
             } ?? []
         }
 
