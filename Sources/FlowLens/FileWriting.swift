@@ -46,24 +46,28 @@ public enum AtomicFile {
     /// FlowLens wrote with before.
     static let foundationPrefix = ".dat.nosync"
 
+    /// Writes every byte of `buffer` to the file descriptor `fd`, going on after an interrupted or
+    /// partial write: nil when all was written, else the `errno` of the failure.
+    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
     /// Writes `data` to `path` atomically; the error names the path and the cause.
     public static func write(_ data: Data, to path: String) throws(WriteFailure) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, errno) }
-        var offset = 0
-        let result: Int32 = data.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return 0
-        }
+        let result = data.withUnsafeBytes { writeAll($0, to: fd) ?? 0 }
         if result != 0 || close(fd) != 0 {
             let code = result != 0 ? result : errno
             unlink(temporary)

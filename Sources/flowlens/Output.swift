@@ -1,3 +1,4 @@
+import FlowLens
 import Foundation
 
 /// Standard output and error for the commands.
@@ -23,18 +24,6 @@ enum Output {
 
     /// Nil when every byte was written, else the `errno` of the failure.
     private static func writeAll(_ text: String, to fd: Int32) -> Int32? {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return nil
-        }
+        Array(text.utf8).withUnsafeBytes { AtomicFile.writeAll($0, to: fd) }
     }
 }
