@@ -18,9 +18,12 @@ extension FlowLens {
     /// the configuration governing its file (`off` drops it; a severity replaces the rule's).
     /// PlantUML's `%getenv` reads the process environment, over it the governing configuration's
     /// `plantuml: defines`, and over both `defines` (`--define NAME=value`). With a `cache`, files
-    /// loaded on an earlier run with the same text (and settings) are not parsed again.
+    /// loaded on an earlier run with the same text (and settings) are not parsed again. With a `shard`,
+    /// only that shard's files are loaded (`ShardPlanner`), and the findings about the run itself (paths
+    /// and configuration files) are shard 1's, so that the shards' reports merge into this run's.
     public static func check(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
-                             cache: LoadCache? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+                             cache: LoadCache? = nil, shard: Shard? = nil,
+                             workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
         var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
         var governing: [String: Configuration] = [:]                    // display path -> configuration
         var files: [InputFile] = []
@@ -45,6 +48,8 @@ extension FlowLens {
             }
         }
         files.sort { $0.displayPath < $1.displayPath }
+        if let shard { files = ShardPlanner.files(of: shard, in: files, limits: first?.limits ?? .default) }
+        let runFindings = (shard?.index ?? 1) == 1
         let base = ProcessInfo.processInfo.environment
         var environments: [String: [String: String]] = [:]  // by display path
         for file in files where file.kind == .plantUML {
@@ -59,7 +64,7 @@ extension FlowLens {
         // Limits are the run's: the first path's configuration sets them.
         loader.limits = first?.limits ?? .default
         var graph = loader.load(files: files)
-        graph.loadFindings = discoveryFindings + graph.loadFindings
+        graph.loadFindings = (runFindings ? discoveryFindings : []) + graph.loadFindings
         var findings: [Finding] = []
         var analyzer = Analyzer()
         analyzer.findingsPerKey = loader.limits.findingsPerKey
@@ -74,8 +79,10 @@ extension FlowLens {
             }
             findings.append(finding)
         }
-        for key in configurations.keys.sorted() { findings += configurations[key]!.1 }
-        return Report(graph: graph, findings: findings)
+        for key in configurations.keys.sorted() where runFindings { findings += configurations[key]!.1 }
+        var report = Report(graph: graph, findings: findings)
+        report.shard = shard
+        return report
     }
 
     /// `path` (absolute, or relative to the working directory) relative to `base`, with `/` separators.

@@ -231,13 +231,15 @@ public struct SourceLoader: Sendable {
 }
 
 /// Fixed slots written by concurrent workers, each slot by exactly one worker.
-final class ResultSlots<T>: @unchecked Sendable {
+public final class ResultSlots<T>: @unchecked Sendable {
     private var slots: [T?]
     private let lock = NSLock()
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    /// `count` empty slots.
+    public init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    subscript(index: Int) -> T? {
+    /// The slot's value; nil until written.
+    public subscript(index: Int) -> T? {
         get { lock.lock(); defer { lock.unlock() }; return slots[index] }
         set { lock.lock(); defer { lock.unlock() }; slots[index] = newValue }
     }

@@ -14,16 +14,25 @@ public struct JSONReporter: Reporter {
 
     /// The report as a JSON value.
     public func value(_ report: Report) -> JSONValue {
-        let steps = report.graph.flows.reduce(0) { $0 + $1.steps.count }
-        return .object([
+        value(report, flows: report.graph.flows.map(flow), steps: report.graph.flows.reduce(0) { $0 + $1.steps.count })
+    }
+
+    /// The report with its flows already as JSON: `flowlens merge` passes the flows of the shards'
+    /// reports through as they were written.
+    func value(_ report: Report, flows: [JSONValue], steps: Int) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
             ("schemaVersion", .int(Self.schemaVersion)),
             ("tool", .object([("name", .string(FlowLensTool.name)), ("version", .string(FlowLensTool.version))])),
+        ]
+        // Only a shard's report says so: a whole run's (and a merged one's) has no such field.
+        if let shard = report.shard { fields.append(("shard", .object([("index", .int(shard.index)), ("count", .int(shard.count))]))) }
+        return .object(fields + [
             ("files", .array(report.graph.files.map(JSONValue.string))),
-            ("flows", .array(report.graph.flows.map(flow))),
+            ("flows", .array(flows)),
             ("findings", .array(report.findings.map(finding))),
             ("summary", .object([
                 ("files", .int(report.graph.files.count)),
-                ("flows", .int(report.graph.flows.count)),
+                ("flows", .int(flows.count)),
                 ("steps", .int(steps)),
                 ("errors", .int(report.errors.count)),
                 ("warnings", .int(report.warnings.count)),

@@ -7,6 +7,8 @@ public struct Report: Sendable, CustomStringConvertible {
     public var graph: FlowGraph
     /// Every finding (load findings included), in report order.
     public var findings: [Finding]
+    /// The part of a sharded run this report covers (`--shard`); nil for a whole run.
+    public var shard: Shard?
 
     /// Creates a report; findings are put in report order.
     public init(graph: FlowGraph, findings: [Finding]) {

@@ -30,7 +30,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Rules.self, DumpConfig.self, Init.self],
+        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Merge.self, Rules.self, DumpConfig.self, Init.self],
         defaultSubcommand: nil)
 }
 
@@ -61,6 +61,9 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see the README's Caching).", valueName: "file"))
     var cachePath: String?
 
+    @Option(help: ArgumentHelp("Check only part I of N of the flows (CI machines each take one; 'flowlens merge' combines their JSON reports into what one run prints). Files are split by flow: see the README's Sharded CI.", valueName: "I/N"))
+    var shard: String?
+
     /// `--define NAME=value` as a dictionary.
     var defineValues: [String: String] {
         get throws { try Self.values(of: defines) }
@@ -81,7 +84,7 @@ struct InputOptions: ParsableArguments {
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
-        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues, cache: cache)
+        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues, cache: cache, shard: shard.flatMap(Shard.init))
         cache?.finishCommandLineRun()
         if let writeBaseline {
             do {
@@ -99,13 +102,16 @@ struct InputOptions: ParsableArguments {
         } catch {
             throw CommandFailure("cannot read the baseline '\(baseline)': \(error.localizedDescription)")
         }
-        return Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
+        var kept = Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
+        kept.shard = full.shard
+        return kept
     }
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
         _ = try defineValues
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. --shard 2/3 (got '\(shard)').") }
     }
 
     /// The configuration of the first path: where output defaults come from.
@@ -175,7 +181,10 @@ struct Check: ParsableCommand {
 extension Check {
     /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
-    func reporter(for report: Report) -> any Reporter {
+    func reporter(for report: Report) -> any Reporter { Self.reporter(for: report, format: format, color: color) }
+
+    /// The reporter for `format` and `color` (`flowlens merge` prints as `check` does).
+    static func reporter(for report: Report, format: ReportFormat, color: ColorMode) -> any Reporter {
         guard format == .text else { return format.reporter }
         let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         guard style != .lines else { return TextReporter() }

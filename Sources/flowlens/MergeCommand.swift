@@ -1,0 +1,71 @@
+import ArgumentParser
+import FlowLens
+import Foundation
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine the JSON reports of a sharded run into what one run prints.",
+        discussion: """
+            Each REPORT is the output of 'flowlens check --shard I/N --format json' (every shard of \
+            one split, each once, made by this FlowLens version). The output, in any format, and the \
+            exit status are those of one 'flowlens check' over all the paths. Output defaults, \
+            --strict and --max-warnings come from --config, else the nearest .flowlens.yml of the \
+            current folder, as for 'check'.
+
+            EXAMPLES
+              flowlens check Sources --shard 1/3 --format json > shard-1.json    # on each machine
+              flowlens merge shard-*.json                                          # then, once
+              flowlens merge shard-*.json --format sarif > flowlens.sarif
+            """)
+
+    @Argument(help: ArgumentHelp("The shards' JSON reports.", valueName: "report"))
+    var reports: [String] = []
+
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: the configuration's, else text).", valueName: "format"))
+    var formatOption: ReportFormat?
+
+    @Option(name: .customLong("color"),
+            help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto, always, never.", valueName: "when"))
+    var colorOption: ColorMode?
+
+    @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml of the current folder.", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
+    var maxWarnings: Int?
+
+    func validate() throws {
+        if reports.isEmpty { throw ValidationError("Give the shards' JSON reports, e.g. 'flowlens merge shard-*.json'.") }
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
+    }
+
+    func run() throws {
+        var texts: [(name: String, text: String)] = []
+        for path in reports {
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read the report '\(path)'") }
+            texts.append((path, String(decoding: data, as: UTF8.self)))
+        }
+        let merged: MergedReport
+        do {
+            merged = try MergedReport(reports: texts)
+        } catch let error as ReportMergeError {
+            throw CommandFailure("cannot merge: \(error.description)")
+        }
+        // The exit status and output defaults as 'check' has them: the same options, one configuration.
+        var arguments = ["."]
+        if let config { arguments += ["--config", config] }
+        if strict { arguments.append("--strict") }
+        if let maxWarnings { arguments += ["--max-warnings", String(maxWarnings)] }
+        let options = try InputOptions.parse(arguments)
+        let configuration = options.configuration
+        let format = formatOption ?? configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text
+        let color = colorOption ?? configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto
+        try Output.write(merged.output(Check.reporter(for: merged.report, format: format, color: color)))
+        if format == .text { Output.error(TextReporter().summary(merged.report)) }
+        throw ExitCode(options.status(of: merged.report))
+    }
+}
