@@ -8,7 +8,7 @@ extension FlowLens {
         let known = Set(RuleRegistry.descriptions.map(\.id))
         guard let found = file.map({ $0.hasPrefix("/") ? $0 : (workingDirectory as NSString).appendingPathComponent($0) })
                 ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) else {
-            return (Configuration(baseDirectory: workingDirectory), [])
+            return (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
         }
         return ConfigurationLoader.load(found, knownRules: known, workingDirectory: workingDirectory)
     }
@@ -21,6 +21,18 @@ extension FlowLens {
     /// loaded on an earlier run with the same text (and settings) are not parsed again.
     public static func check(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
                              cache: LoadCache? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+        checkNotingEmpty(paths, configurationFile: configurationFile, defines: defines, cache: cache,
+                         workingDirectory: workingDirectory).report
+    }
+
+    /// `check(_:configurationFile:defines:cache:workingDirectory:)`, and the folders given in `paths`
+    /// under which no file was chosen (none FlowLens reads, or all excluded): a typo in a CI path
+    /// would otherwise pass as "0 flows".
+    public static func checkNotingEmpty(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
+                                        cache: LoadCache? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath)
+        -> (report: Report, emptyFolders: [String])
+    {
+        var emptyFolders: [String] = []
         var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
         var governing: [String: Configuration] = [:]                    // display path -> configuration
         var files: [InputFile] = []
@@ -30,7 +42,7 @@ extension FlowLens {
         for path in paths {
             let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
             if configurations[key] == nil {
-                configurations[key] = key.isEmpty ? (Configuration(baseDirectory: workingDirectory), [])
+                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
                     : configuration(for: path, file: key, workingDirectory: workingDirectory)
             }
             let configuration = configurations[key]!.0
@@ -39,6 +51,7 @@ extension FlowLens {
                 configuration.includes(relativePath: relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
             }
             discoveryFindings += findings
+            if found.isEmpty, findings.isEmpty, isFolder(path, workingDirectory) { emptyFolders.append(path) }
             for file in found where seen.insert(file.path).inserted {
                 files.append(file)
                 governing[file.displayPath] = configuration
@@ -75,7 +88,13 @@ extension FlowLens {
             findings.append(finding)
         }
         for key in configurations.keys.sorted() { findings += configurations[key]!.1 }
-        return Report(graph: graph, findings: findings)
+        return (Report(graph: graph, findings: findings), emptyFolders)
+    }
+
+    static func isFolder(_ path: String, _ workingDirectory: String) -> Bool {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// `path` (absolute, or relative to the working directory) relative to `base`, with `/` separators.
@@ -130,6 +149,9 @@ extension Configuration {
             include: []
             exclude:
               - "**/Generated/**"
+            # Dependency and build folders (.build, Pods, Carthage, DerivedData, vendor, node_modules)
+            # are excluded too; false reads them.
+            defaultExcludes: true
 
             # Settings for some paths only; later entries win.
             overrides: []

@@ -36,8 +36,17 @@ struct FlowLensCommand: ParsableCommand {
 
 /// Options shared by the commands that read flows.
 struct InputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name).", valueName: "path"))
-    var paths: [String] = []
+    @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name; default: the current folder, as for 'explain').", valueName: "path"))
+    var givenPaths: [String] = []
+
+    /// The paths to read: those given, else the current folder.
+    var paths: [String] { givenPaths.isEmpty ? ["."] : givenPaths }
+
+    @Flag(help: "Pass when a folder given holds no flow files (by default that is an error: a mistyped path would pass silently).")
+    var allowEmpty = false
+
+    @Flag(name: [.short, .long], help: "Print only the findings: no summary line on standard error.")
+    var quiet = false
 
     @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml in or above each path.", valueName: "file"))
     var config: String?
@@ -81,8 +90,12 @@ struct InputOptions: ParsableArguments {
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
-        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues, cache: cache)
+        let (full, emptyFolders) = FlowLens.checkNotingEmpty(paths, configurationFile: config, defines: try defineValues, cache: cache)
         cache?.finishCommandLineRun()
+        if let empty = emptyFolders.first, !allowEmpty {
+            throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
+                + "outside excluded folders): check the path, or pass --allow-empty")
+        }
         if let writeBaseline {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
@@ -97,13 +110,13 @@ struct InputOptions: ParsableArguments {
         } catch let error as BaselineError {
             throw CommandFailure("cannot use the baseline '\(baseline)': \(error.description)")
         } catch {
-            throw CommandFailure("cannot read the baseline '\(baseline)': \(error.localizedDescription)")
+            throw CommandFailure("cannot read the baseline '\(baseline)': \(WriteFailure.cause(of: error)); "
+                + "give an existing file, or write one with --write-baseline")
         }
         return Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
     }
 
     func validate() throws {
-        if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
         _ = try defineValues
     }
@@ -114,12 +127,17 @@ struct InputOptions: ParsableArguments {
     /// The exit status for a report; options win over the configuration's `output` defaults.
     func status(of report: Report) -> Int32 {
         if report.hasInvalidInput { return Status.invalidInputOrUsage }
+        if !report.errors.isEmpty || warningsFail(report) { return Status.findings }
+        return Status.clean
+    }
+
+    /// Whether the report's warnings alone fail the run (`--strict`, or more than `--max-warnings`):
+    /// what reports that mark failures (JUnit) follow, so they agree with the exit status.
+    func warningsFail(_ report: Report) -> Bool {
         let configuration = self.configuration
         let strict = self.strict || configuration.strict == true
         let maxWarnings = self.maxWarnings ?? configuration.maxWarnings
-        let tooManyWarnings = (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
-        if !report.errors.isEmpty || tooManyWarnings { return Status.findings }
-        return Status.clean
+        return (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
     }
 }
 
@@ -131,6 +149,7 @@ struct Check: ParsableCommand {
             summary on standard error. JSON output is the report documented in the README.
 
             EXAMPLES
+              flowlens check                                    # the current folder
               flowlens check samples
               flowlens check --format json Flows/checkout.flow.yaml > report.json
               flowlens check --format github Sources            # annotations in GitHub Actions
@@ -159,7 +178,7 @@ struct Check: ParsableCommand {
         let report = try input.report()
         let format = self.format
         try Output.write(reporter(for: report).report(report))
-        if format == .text { Output.error(TextReporter().summary(report)) }
+        if format == .text, !input.quiet { Output.error(TextReporter().summary(report)) }
         let status = input.status(of: report)
         if let touch, status == Status.clean {
             do {
@@ -176,6 +195,7 @@ extension Check {
     /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
     func reporter(for report: Report) -> any Reporter {
+        if format == .junit { return JUnitReporter(warningsFail: input.warningsFail(report)) }
         guard format == .text else { return format.reporter }
         let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         guard style != .lines else { return TextReporter() }
@@ -217,11 +237,13 @@ struct Export: ParsableCommand {
             for item in failure.failures { Output.error("flowlens: error: \(item.description)\n") }
             failed = true
         } catch {
-            throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error))")
+            throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error)); give a folder --output can create or write into")
         }
         try Output.write(TextReporter().report(report))
-        Output.error(TextReporter().summary(report))
-        Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+        if !input.quiet {
+            Output.error(TextReporter().summary(report))
+            Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+        }
         throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
     }
 }
@@ -250,7 +272,7 @@ struct Rules: ParsableCommand {
         let descriptions = RuleRegistry.descriptions
         if let rule {
             guard let description = descriptions.first(where: { $0.id == rule }) else {
-                let hint = Spelling.closest(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
+                let hint = ConfigurationLoader.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
             }
             try Output.write(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))

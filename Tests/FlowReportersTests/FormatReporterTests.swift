@@ -179,10 +179,10 @@ struct FormatReporterTests {
 
     // MARK: JUnit
 
-    @Test("JUnit: well-formed, one suite per file, a case per finding, counts that add up")
+    @Test("JUnit: well-formed, one suite per file, a case per finding, counts that add up (warnings failing the run)")
     func junitShape() throws {
         let report = showcaseReport()
-        let root = try #require(try parseXML(JUnitReporter().report(report)).rootElement())
+        let root = try #require(try parseXML(JUnitReporter(warningsFail: true).report(report)).rootElement())
         #expect(root.name == "testsuites")
         #expect(attribute(root, "tests") == String(report.findings.count))
         #expect(attribute(root, "failures") == String(report.errors.count + report.warnings.count))
@@ -200,9 +200,25 @@ struct FormatReporterTests {
         }
     }
 
+    @Test("JUnit: warnings that do not fail the run are passing cases with the finding in system-out")
+    func junitWarningsPass() throws {
+        let report = showcaseReport()
+        #expect(!report.warnings.isEmpty && !report.errors.isEmpty)
+        let root = try #require(try parseXML(JUnitReporter().report(report)).rootElement())
+        #expect(attribute(root, "failures") == String(report.errors.count))
+        let cases = elements(try #require(elements(root, "testsuite").first), "testcase")
+        for (element, finding) in zip(cases, report.findings) {
+            let failures = elements(element, "failure")
+            #expect(failures.isEmpty == (finding.severity != .error), "\(finding.rule)")
+            if finding.severity == .warning {
+                #expect(elements(element, "system-out").first?.stringValue?.hasPrefix(String(TextReporter().line(finding).dropLast())) == true)
+            }
+        }
+    }
+
     @Test("JUnit: hostile text survives a parser; notes pass; clean files are a passing case")
     func junitHostile() throws {
-        let output = JUnitReporter().report(hostileReport())
+        let output = JUnitReporter(warningsFail: true).report(hostileReport())
         let root = try #require(try parseXML(output).rootElement())
         #expect(attribute(root, "tests") == "5" && attribute(root, "failures") == "3")
         let suites = elements(root, "testsuite")
