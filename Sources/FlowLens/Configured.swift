@@ -28,8 +28,13 @@ extension FlowLens {
     /// `check(_:configurationFile:defines:cache:workingDirectory:)`, and the folders given in `paths`
     /// under which no file was chosen (none FlowLens reads, or all excluded): a typo in a CI path
     /// would otherwise pass as "0 flows".
+    ///
+    /// `standardInput` is a file's text read from standard input and the path it is reported under
+    /// (`--stdin-path`): read as that file, of the kind its name says, under the configuration that
+    /// governs that path, in place of the file on disk if `paths` reach it too (which need not exist).
     public static func checkNotingEmpty(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
-                                        cache: LoadCache? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath)
+                                        cache: LoadCache? = nil, standardInput: (path: String, text: String)? = nil,
+                                        workingDirectory: String = FileManager.default.currentDirectoryPath)
         -> (report: Report, emptyFolders: [String])
     {
         var emptyFolders: [String] = []
@@ -57,6 +62,22 @@ extension FlowLens {
                 governing[file.displayPath] = configuration
             }
         }
+        var texts: [String: String] = [:]
+        if let standardInput {
+            let path = standardInput.path
+            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+            let file = InputFile(path: absolute, displayPath: InputDiscovery.displayPath(path, workingDirectory))
+            files.removeAll { $0.displayPath == file.displayPath }
+            files.append(file)
+            texts[absolute] = standardInput.text
+            let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
+            if configurations[key] == nil {
+                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
+                    : configuration(for: path, file: key, workingDirectory: workingDirectory)
+            }
+            governing[file.displayPath] = configurations[key]!.0
+            first = first ?? configurations[key]!.0
+        }
         files.sort { $0.displayPath < $1.displayPath }
         let base = ProcessInfo.processInfo.environment
         var environments: [String: [String: String]] = [:]  // by display path
@@ -69,6 +90,7 @@ extension FlowLens {
         let resolved = environments
         var loader = SourceLoader(environment: { resolved[$0.displayPath] ?? base })
         loader.cache = cache
+        loader.texts = texts
         // Limits are the run's: the first path's configuration sets them.
         loader.limits = first?.limits ?? .default
         var graph = loader.load(files: files)

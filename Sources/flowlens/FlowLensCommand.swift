@@ -39,8 +39,15 @@ struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name; default: the current folder, as for 'explain').", valueName: "path"))
     var givenPaths: [String] = []
 
-    /// The paths to read: those given, else the current folder.
-    var paths: [String] { givenPaths.isEmpty ? ["."] : givenPaths }
+    /// The paths to read: those given (but `-`, standard input), else the current folder unless
+    /// standard input is read.
+    var paths: [String] {
+        let files = givenPaths.filter { $0 != "-" }
+        return files.isEmpty && givenPaths.isEmpty && stdinPath == nil ? ["."] : files
+    }
+
+    @Option(help: ArgumentHelp("Read one file's text from standard input and report it under this path (its name says its kind; its .flowlens.yml applies). Other paths given are read with it, the file on disk replaced. '-' as a path means the same.", valueName: "path"))
+    var stdinPath: String?
 
     @Flag(help: "Pass when a folder given holds no flow files (by default that is an error: a mistyped path would pass silently).")
     var allowEmpty = false
@@ -90,7 +97,8 @@ struct InputOptions: ParsableArguments {
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
-        let (full, emptyFolders) = FlowLens.checkNotingEmpty(paths, configurationFile: config, defines: try defineValues, cache: cache)
+        let (full, emptyFolders) = FlowLens.checkNotingEmpty(paths, configurationFile: config, defines: try defineValues, cache: cache,
+                                                             standardInput: try standardInput())
         cache?.finishCommandLineRun()
         if let empty = emptyFolders.first, !allowEmpty {
             throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
@@ -116,7 +124,23 @@ struct InputOptions: ParsableArguments {
         return Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
     }
 
+    /// The text of standard input and the path to report it under, when `--stdin-path` is given.
+    func standardInput() throws -> (path: String, text: String)? {
+        guard let stdinPath else { return nil }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("standard input (read as '\(stdinPath)') is not UTF-8 text; pipe the file's text in as UTF-8")
+        }
+        return (stdinPath, text)
+    }
+
     func validate() throws {
+        if givenPaths.contains("-"), stdinPath == nil {
+            throw ValidationError("'-' reads standard input: give --stdin-path PATH too, the path to report it under (its name says its kind).")
+        }
+        if let stdinPath, SourceKind.of(path: stdinPath) == nil {
+            throw ValidationError("--stdin-path '\(stdinPath)' is not a file FlowLens reads (expected \(SourceKind.patternsDescription)).")
+        }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
         _ = try defineValues
     }

@@ -1,4 +1,5 @@
 import FlowLens
+import FlowLensTestSupport
 import Foundation
 import Testing
 
@@ -233,5 +234,63 @@ struct ConventionsCLITests {
         for run in [baseline, diagram, export] {
             #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains("The operation could not be completed"))
         }
+    }
+}
+
+/// Runs `flowlens` with `input` on its standard input.
+func flowlens(_ arguments: [String], in directory: String, standardInput input: String) throws -> Run {
+    try run(flowlensBinary, arguments, in: directory, standardInput: Data(input.utf8))
+}
+
+@Suite("Standard input (--stdin-path, -)")
+struct StandardInputCLITests {
+    let conventions = ConventionsCLITests()
+
+    @Test("the text on standard input is checked as the file named, which need not exist")
+    func readsStandardInput() throws {
+        let root = try conventions.project(["README.md": "x\n"])
+        for arguments in [["check", "--stdin-path", "Flows/checkout.flow.yaml"], ["check", "--stdin-path", "Flows/checkout.flow.yaml", "-"],
+                          ["check", "-", "--stdin-path", "Flows/checkout.flow.yaml"]] {
+            let run = try flowlens(arguments, in: root, standardInput: ConventionsCLITests.brokenFlow("Checkout"))
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stdout.hasPrefix("Flows/checkout.flow.yaml:9:") && run.stdout.contains("'paymentToken'") && run.stdout.contains("[missing-data-key]"),
+                    "\(arguments): \(run.stdout)")
+        }
+        let clean = try flowlens(["check", "-q", "--stdin-path", "orders.flow.yaml"], in: root, standardInput: ConventionsCLITests.cleanFlow("Orders"))
+        #expect(clean.status == 0 && clean.stdout.isEmpty && clean.stderr.isEmpty)
+        // The kind is the name's: PlantUML text given as a .puml file is read as a FlowKit machine.
+        let machine = "@startuml\n[*] --> Idle\nIdle --> Busy : start\nOrphan --> Idle : reset\nBusy --> [*]\n@enduml\n"
+        let puml = try flowlens(["check", "--format", "json", "--stdin-path", "Machines/Job.puml"], in: root, standardInput: machine)
+        #expect(puml.stdout.contains("\"file\": \"Machines/Job.puml\""), "\(puml.stdout)")
+        #expect(puml.stdout.contains("unreachable-step"), "\(puml.stdout)")
+    }
+
+    @Test("the configuration governing the path applies; with other paths, the stdin text replaces the file on disk")
+    func configurationAndReplacement() throws {
+        let root = try conventions.project([
+            "Flows/.flowlens.yml": "version: 1\nrules: {missing-data-key: warning}\n",
+            "Flows/checkout.flow.yaml": ConventionsCLITests.brokenFlow("Checkout"),
+            "Flows/orders.flow.yaml": ConventionsCLITests.cleanFlow("Orders"),
+        ])
+        let governed = try flowlens(["check", "--stdin-path", "Flows/draft.flow.yaml"], in: root, standardInput: ConventionsCLITests.brokenFlow("Draft"))
+        #expect(governed.status == 0 && governed.stdout.contains("warning:") && governed.stdout.contains("[missing-data-key]"), "\(governed.stdout)")
+        // The editor's fixed buffer replaces the broken file on disk; the other file is still read.
+        let fixed = try flowlens(["check", "--format", "json", "--stdin-path", "Flows/checkout.flow.yaml", "Flows"], in: root,
+                                 standardInput: ConventionsCLITests.cleanFlow("Checkout"))
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(fixed.stdout.utf8)) as? [String: Any])
+        #expect((report["findings"] as? [Any])?.isEmpty == true, "\(fixed.stdout)")
+        #expect((report["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == ["Checkout", "Orders"], "\(fixed.stdout)")
+    }
+
+    @Test("'-' without --stdin-path, a path FlowLens does not read, and text that is not UTF-8 are errors")
+    func misuse() throws {
+        let root = try conventions.project(["README.md": "x\n"])
+        let dash = try flowlens(["check", "-"], in: root, standardInput: "version: 1\n")
+        #expect(dash.status == 2 && dash.stderr.contains("give --stdin-path PATH"), "\(dash.stderr)")
+        let kind = try flowlens(["check", "--stdin-path", "notes.txt"], in: root, standardInput: "hello")
+        #expect(kind.status == 2 && kind.stderr.contains("--stdin-path 'notes.txt' is not a file FlowLens reads"), "\(kind.stderr)")
+        let binary = try run(flowlensBinary, ["check", "--stdin-path", "a.flow.yaml"], in: root, standardInput: Data([0x76, 0xFF, 0xFE, 0x0A]))
+        #expect(binary.status == 2 && binary.stderr.contains("standard input (read as 'a.flow.yaml') is not UTF-8 text"), "\(binary.stderr)")
     }
 }
