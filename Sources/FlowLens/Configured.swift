@@ -186,7 +186,7 @@ extension Configuration {
 
             # Defaults for command-line options (the options win).
             output:
-              format: text      # text, json, sarif, github, checkstyle, junit, markdown
+              format: text      # text, json, sarif, github, gitlab, checkstyle, junit, markdown
               color: auto       # auto, always, never
               strict: false     # warnings fail the run
               # maxWarnings: 10

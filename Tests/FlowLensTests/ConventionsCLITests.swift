@@ -215,6 +215,30 @@ struct ConventionsCLITests {
         #expect(mixed.stdout.contains("type=\"error\"") && !mixed.stdout.contains("type=\"warning\""))
     }
 
+    // MARK: 6. GitLab Code Quality
+
+    @Test("--format gitlab writes the Code Climate JSON GitLab reads, and the configuration may choose it")
+    func gitlabFormat() throws {
+        let root = try project(["Flows/checkout.flow.yaml": Self.brokenFlow("Checkout"), "Flows/refund.flow.yaml": Self.warningOnlyFlow])
+        let run = try flowlens(["check", "--format", "gitlab", "Flows"], in: root)
+        #expect(run.status == 1 && run.stderr.isEmpty, "\(run.stderr)")
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let summary = issues.map { issue -> String in
+            let location = issue["location"] as? [String: Any]
+            let line = (location?["lines"] as? [String: Any])?["begin"] as? Int ?? -1
+            return "\(location?["path"] as? String ?? "?"):\(line) \(issue["check_name"] as? String ?? "?") \(issue["severity"] as? String ?? "?")"
+        }
+        #expect(summary == ["Flows/checkout.flow.yaml:9 missing-data-key major", "Flows/refund.flow.yaml:9 unused-data-key minor"], "\(summary)")
+        #expect(issues.allSatisfy { ($0["fingerprint"] as? String)?.isEmpty == false && ($0["description"] as? String)?.isEmpty == false })
+        // A clean run is an empty array, which GitLab reads as "no issues".
+        let clean = try flowlens(["check", "--format", "gitlab", "Flows/refund.flow.yaml", "--config", "quiet.yml"],
+                                 in: try project(["Flows/refund.flow.yaml": Self.warningOnlyFlow, "quiet.yml": "version: 1\nrules: {unused-data-key: off}\n"]))
+        #expect(clean.status == 0 && clean.stdout == "[]\n", "\(clean.stdout)")
+        try "version: 1\noutput: {format: gitlab}\n".write(toFile: root + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        let configured = try flowlens(["check", "Flows"], in: root)
+        #expect(configured.stdout == run.stdout)
+    }
+
     // MARK: Errors say what to do
 
     @Test("a missing baseline, a diagram into a missing folder and export onto a file: one sentence with the path")

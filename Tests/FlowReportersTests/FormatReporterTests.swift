@@ -79,6 +79,35 @@ struct FormatReporterTests {
     @Test("JUnit XML matches the golden file")
     func junitGolden() { golden(JUnitReporter().report(showcaseReport()), "showcase.junit.xml") }
 
+    @Test("GitLab Code Quality JSON matches the golden file")
+    func gitlabGolden() { golden(GitLabReporter().report(showcaseReport()), "showcase.gitlab.json") }
+
+    @Test("GitLab Code Quality: every field GitLab requires, unique fingerprints that ignore lines")
+    func gitlabShape() throws {
+        let report = showcaseReport()
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(GitLabReporter().report(report).utf8)) as? [[String: Any]])
+        #expect(issues.count == report.findings.count)
+        for (issue, finding) in zip(issues, report.findings) {
+            #expect(issue["check_name"] as? String == finding.rule)
+            #expect((issue["description"] as? String)?.hasPrefix(finding.message) == true)
+            #expect(issue["severity"] as? String == ["error": "major", "warning": "minor", "note": "info"][finding.severity.rawValue])
+            let location = try #require(issue["location"] as? [String: Any])
+            #expect(location["path"] as? String == finding.location?.file)
+            #expect((location["lines"] as? [String: Any])?["begin"] as? Int == finding.location?.line)
+        }
+        let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(Set(fingerprints).count == issues.count)
+        // Moved down ten lines, the same findings keep their fingerprints.
+        var moved = report
+        moved.findings = moved.findings.map { finding in
+            var finding = finding
+            finding.location?.line += 10
+            return finding
+        }
+        let movedIssues = try #require(try JSONSerialization.jsonObject(with: Data(GitLabReporter().report(moved).utf8)) as? [[String: Any]])
+        #expect(movedIssues.compactMap { $0["fingerprint"] as? String } == fingerprints)
+    }
+
     @Test("Markdown summary matches the golden file")
     func markdownGolden() { golden(MarkdownReporter().report(showcaseReport()), "showcase.md") }
 
