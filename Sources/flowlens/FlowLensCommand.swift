@@ -246,6 +246,9 @@ struct Export: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
     var output: String
 
+    @Flag(help: "Remove the diagrams in the output folder of flows that no longer exist (only files with the extension this format writes, named as FlowLens names diagrams; nothing else).")
+    var clean = false
+
     @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; mermaid: one Mermaid diagram (.mmd) a flow; md: one Markdown page a flow (its Mermaid diagram and findings); html: one review page for the run (index.html).", valueName: "format"))
     var format: ExportFormat = .svg
 
@@ -253,20 +256,31 @@ struct Export: ParsableCommand {
         let report = try input.report()
         let written: [String]
         var failed = false
+        var removed: [String] = []
+        let exporter = Exporter(format: format)
+        var failures: [WriteFailure] = []
         do {
-            written = try Exporter(format: format).export(report, to: output)
+            written = try exporter.export(report, to: output)
         } catch let failure as ExportFailure {
             // What could be written was; say what could not, after the findings.
             written = failure.written
-            for item in failure.failures { Output.error("flowlens: error: \(item.description)\n") }
-            failed = true
+            failures = failure.failures
         } catch {
             throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error)); give a folder --output can create or write into")
         }
+        if clean {
+            // A diagram that could not be rewritten keeps its old file rather than leave a hole.
+            let (gone, notRemoved) = exporter.removeStaleDiagrams(in: output, keeping: written + failures.map(\.path))
+            removed = gone
+            failures += notRemoved
+        }
+        for item in failures { Output.error("flowlens: error: \(item.description)\n") }
+        failed = !failures.isEmpty
         try Output.write(TextReporter().report(report))
         if !input.quiet {
             Output.error(TextReporter().summary(report))
             Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+            if clean { Output.error("removed \(removed.count) stale diagram\(removed.count == 1 ? "" : "s")\n") }
         }
         throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
     }

@@ -239,6 +239,46 @@ struct ConventionsCLITests {
         #expect(configured.stdout == run.stdout)
     }
 
+    // MARK: 7. export --clean
+
+    @Test("export --clean removes the diagrams of flows that are gone, and nothing else")
+    func exportClean() throws {
+        let root = try project(["Flows/orders.flow.yaml": Self.cleanFlow("Orders"), "Flows/returns.flow.yaml": Self.cleanFlow("Returns"),
+                                "Flows/refund.flow.yaml": Self.warningOnlyFlow])
+        let first = try flowlens(["export", "Flows", "-o", "out", "--format", "dot"], in: root)
+        #expect(first.status == 0, "\(first.stderr)")
+        let out = root + "/out"
+        let fm = FileManager.default
+        // What a person keeps beside the diagrams, and names FlowLens never gives a diagram.
+        for name in ["notes.txt", "README.md", "Logo.svg", "my diagram.dot", ".hidden.dot", "report.dot.bak"] {
+            try "kept\n".write(toFile: out + "/" + name, atomically: true, encoding: .utf8)
+        }
+        try fm.createDirectory(atPath: out + "/Archive.dot", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: out + "/Linked.dot", withDestinationPath: root + "/Flows/orders.flow.yaml")
+        try fm.removeItem(atPath: root + "/Flows/returns.flow.yaml")
+        // Without --clean, nothing is removed.
+        _ = try flowlens(["export", "Flows", "-o", "out", "--format", "dot"], in: root)
+        #expect(fm.fileExists(atPath: out + "/Returns.dot"))
+        let cleaned = try flowlens(["export", "--clean", "Flows", "-o", "out", "--format", "dot"], in: root)
+        #expect(cleaned.status == 0 && cleaned.stderr.contains("removed 1 stale diagram\n"), "\(cleaned.stderr)")
+        let left = try fm.contentsOfDirectory(atPath: out).sorted()
+        #expect(left == [".hidden.dot", "Archive.dot", "Linked.dot", "Logo.svg", "Orders.dot", "README.md", "Refund.dot", "my diagram.dot",
+                         "notes.txt", "report.dot.bak", "report.json"], "\(left)")
+        #expect(fm.fileExists(atPath: root + "/Flows/orders.flow.yaml"), "a link's target is never touched")
+        // Another format's files are not this export's: an SVG export leaves the .dot files alone, and
+        // takes an .svg named as a diagram for one (the documented limit: the folder is FlowLens's).
+        try fm.removeItem(atPath: root + "/Flows/refund.flow.yaml")
+        let svg = try flowlens(["export", "--clean", "Flows", "-o", "out", "--format", "svg"], in: root)
+        #expect(svg.status == 0 && svg.stderr.contains("removed 1 stale diagram\n"), "\(svg.stderr)")
+        #expect(fm.fileExists(atPath: out + "/Refund.dot") && !fm.fileExists(atPath: out + "/Logo.svg") && fm.fileExists(atPath: out + "/Orders.svg"))
+        // Mermaid: a gone flow's diagram and its parts; a renamed flow's numbered twin.
+        for name in ["Refund.mmd", "Refund.part2.mmd", "Orders-2.mmd"] { try "flowchart TD\n".write(toFile: out + "/" + name, atomically: true, encoding: .utf8) }
+        let mermaid = try flowlens(["export", "--clean", "-q", "Flows", "-o", "out", "--format", "mermaid"], in: root)
+        #expect(mermaid.status == 0 && mermaid.stderr.isEmpty, "\(mermaid.stderr)")
+        let mmd = try fm.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".mmd") }.sorted()
+        #expect(mmd == ["Orders.mmd"], "\(mmd)")
+    }
+
     // MARK: Errors say what to do
 
     @Test("a missing baseline, a diagram into a missing folder and export onto a file: one sentence with the path")
