@@ -8,7 +8,7 @@ extension FlowLens {
         let known = Set(RuleRegistry.descriptions.map(\.id))
         guard let found = file.map({ $0.hasPrefix("/") ? $0 : (workingDirectory as NSString).appendingPathComponent($0) })
                 ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) else {
-            return (Configuration(baseDirectory: workingDirectory), [])
+            return (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
         }
         return ConfigurationLoader.load(found, knownRules: known, workingDirectory: workingDirectory)
     }
@@ -24,6 +24,23 @@ extension FlowLens {
     public static func check(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
                              cache: LoadCache? = nil, shard: Shard? = nil,
                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+        checkNotingEmpty(paths, configurationFile: configurationFile, defines: defines, cache: cache, shard: shard,
+                         workingDirectory: workingDirectory).report
+    }
+
+    /// `check(_:configurationFile:defines:cache:shard:workingDirectory:)`, and the folders given in
+    /// `paths` under which no file was chosen (none FlowLens reads, or all excluded): a typo in a CI
+    /// path would otherwise pass as "0 flows".
+    ///
+    /// `standardInput` is a file's text read from standard input and the path it is reported under
+    /// (`--stdin-path`): read as that file, of the kind its name says, under the configuration that
+    /// governs that path, in place of the file on disk if `paths` reach it too (which need not exist).
+    public static func checkNotingEmpty(_ paths: [String], configurationFile: String?, defines: [String: String] = [:],
+                                        cache: LoadCache? = nil, standardInput: (path: String, text: String)? = nil,
+                                        shard: Shard? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath)
+        -> (report: Report, emptyFolders: [String])
+    {
+        var emptyFolders: [String] = []
         var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
         var governing: [String: Configuration] = [:]                    // display path -> configuration
         var files: [InputFile] = []
@@ -33,7 +50,7 @@ extension FlowLens {
         for path in paths {
             let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
             if configurations[key] == nil {
-                configurations[key] = key.isEmpty ? (Configuration(baseDirectory: workingDirectory), [])
+                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
                     : configuration(for: path, file: key, workingDirectory: workingDirectory)
             }
             let configuration = configurations[key]!.0
@@ -42,10 +59,27 @@ extension FlowLens {
                 configuration.includes(relativePath: relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
             }
             discoveryFindings += findings
+            if found.isEmpty, findings.isEmpty, isFolder(path, workingDirectory) { emptyFolders.append(path) }
             for file in found where seen.insert(file.path).inserted {
                 files.append(file)
                 governing[file.displayPath] = configuration
             }
+        }
+        var texts: [String: String] = [:]
+        if let standardInput {
+            let path = standardInput.path
+            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+            let file = InputFile(path: absolute, displayPath: InputDiscovery.displayPath(path, workingDirectory))
+            files.removeAll { $0.displayPath == file.displayPath }
+            files.append(file)
+            texts[absolute] = standardInput.text
+            let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
+            if configurations[key] == nil {
+                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
+                    : configuration(for: path, file: key, workingDirectory: workingDirectory)
+            }
+            governing[file.displayPath] = configurations[key]!.0
+            first = first ?? configurations[key]!.0
         }
         files.sort { $0.displayPath < $1.displayPath }
         if let shard { files = ShardPlanner.files(of: shard, in: files, limits: first?.limits ?? .default) }
@@ -61,6 +95,7 @@ extension FlowLens {
         let resolved = environments
         var loader = SourceLoader(environment: { resolved[$0.displayPath] ?? base })
         loader.cache = cache
+        loader.texts = texts
         // Limits are the run's: the first path's configuration sets them.
         loader.limits = first?.limits ?? .default
         var graph = loader.load(files: files)
@@ -82,7 +117,13 @@ extension FlowLens {
         for key in configurations.keys.sorted() where runFindings { findings += configurations[key]!.1 }
         var report = Report(graph: graph, findings: findings)
         report.shard = shard
-        return report
+        return (report, emptyFolders)
+    }
+
+    static func isFolder(_ path: String, _ workingDirectory: String) -> Bool {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// `path` (absolute, or relative to the working directory) relative to `base`, with `/` separators.
@@ -137,6 +178,9 @@ extension Configuration {
             include: []
             exclude:
               - "**/Generated/**"
+            # Dependency and build folders (.build, Pods, Carthage, DerivedData, vendor, node_modules)
+            # are excluded too; false reads them.
+            defaultExcludes: true
 
             # Settings for some paths only; later entries win.
             overrides: []
@@ -149,7 +193,7 @@ extension Configuration {
 
             # Defaults for command-line options (the options win).
             output:
-              format: text      # text, json, sarif, github, checkstyle, junit, markdown
+              format: text      # text, json, sarif, github, gitlab, checkstyle, junit, markdown
               color: auto       # auto, always, never
               strict: false     # warnings fail the run
               # maxWarnings: 10

@@ -130,6 +130,43 @@ public struct Exporter: Sendable {
         return written
     }
 
+    /// Removes from `directory` the diagrams of flows that are no longer there (`export --clean`):
+    /// the regular files, directly in `directory`, with the extension this format writes a flow's
+    /// diagram with (`.mmd` for Mermaid, `.md` for Markdown), whose name FlowLens could have given a
+    /// flow, and that are not in `keeping` (what this export wrote, or failed to write: an old
+    /// diagram stays rather than leave a hole). Nothing else is touched: not `report.json`, not
+    /// folders, links or other extensions. `html` writes no diagram a flow, so it removes nothing.
+    /// Returns the paths removed, in name order, and the files that could not be removed.
+    public func removeStaleDiagrams(in directory: String, keeping: [String]) -> (removed: [String], failures: [WriteFailure]) {
+        guard format != .html, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
+        let kept = Set(keeping.map { ($0 as NSString).lastPathComponent })
+        var removed: [String] = []
+        var failures: [WriteFailure] = []
+        for name in names.sorted() where !kept.contains(name) {
+            let base = (name as NSString).deletingPathExtension
+            guard (name as NSString).pathExtension == format.fileExtension, base != "report" else { continue }
+            // A split Mermaid diagram's part (`Name.part2.mmd`) is named after its flow's file.
+            let flowName = format == .mermaid ? base.replacingOccurrences(of: #"\.part[0-9]+$"#, with: "", options: .regularExpression) : base
+            guard !flowName.isEmpty, Self.sanitize(flowName) == flowName || Self.isNumbered(flowName) else { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(path) == 0 {
+                removed.append(path)
+            } else {
+                failures.append(WriteFailure(path: path, cause: String(cString: strerror(errno)).lowercased() + "; it was not removed"))
+            }
+        }
+        return (removed, failures)
+    }
+
+    /// `Name-2`: the name `fileNames(for:)` gives a second flow whose name makes `Name`.
+    static func isNumbered(_ name: String) -> Bool {
+        guard let dash = name.lastIndex(of: "-"), name[name.index(after: dash)...].allSatisfy(\.isNumber) else { return false }
+        let base = String(name[..<dash])
+        return !base.isEmpty && sanitize(base) == base
+    }
+
     /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz.
     public static func render(_ dot: String, format: ExportFormat) throws -> Data {
         switch format {

@@ -11,6 +11,19 @@ public enum ConfigurationLoader {
     /// The configuration file's name.
     public static let fileName = ".flowlens.yml"
 
+    /// Folders of dependencies and build products, excluded from walked folders unless a
+    /// configuration says `defaultExcludes: false`: a vendored copy of a flow library (under
+    /// `Carthage/Checkouts/`, `Pods/`, …) is someone else's code, not the user's flows.
+    public static let defaultExcludes = ["**/.build/**", "**/Pods/**", "**/Carthage/**", "**/DerivedData/**",
+                                         "**/vendor/**", "**/node_modules/**"]
+
+    /// The settings when there is no configuration file: every default, the default excludes included.
+    public static func defaults(baseDirectory: String) -> Configuration {
+        var configuration = Configuration(baseDirectory: baseDirectory)
+        configuration.exclude = defaultExcludes
+        return configuration
+    }
+
     /// The nearest `.flowlens.yml` in `path`'s folder (or `path` itself, for a folder) or above it.
     public static func find(for path: String, workingDirectory: String) -> String? {
         let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
@@ -28,6 +41,25 @@ public enum ConfigurationLoader {
         }
     }
 
+    /// The rule id a user most likely meant by `id`: the closest by spelling, else the one rule whose
+    /// id has every word of `id` in order (`missing-key` → `missing-data-key`), a shortening that an
+    /// edit distance of one edit per three characters does not reach.
+    public static func closestRule(to id: String, in ids: some Sequence<String>) -> String? {
+        let ids = Array(ids)
+        if let close = Spelling.closest(to: id, in: ids) { return close }
+        let words = id.lowercased().split(separator: "-")
+        guard !words.isEmpty else { return nil }
+        let containing = ids.filter { candidate in
+            var rest = candidate.lowercased().split(separator: "-")[...]
+            for word in words {
+                guard let index = rest.firstIndex(of: word) else { return false }
+                rest = rest[(index + 1)...]
+            }
+            return true
+        }
+        return containing.count == 1 ? containing[0] : nil
+    }
+
     /// Reads the configuration at `path`; `knownRules` are the rule ids the settings may name.
     public static func load(_ path: String, knownRules: Set<String>, workingDirectory: String) -> (Configuration, [Finding]) {
         let shown = InputDiscovery.displayPath(path, workingDirectory)
@@ -38,13 +70,17 @@ public enum ConfigurationLoader {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { return (configuration, []) }  // an empty file: defaults
+            guard let node = try Yams.compose(yaml: text) else {  // an empty file: defaults
+                configuration.exclude = defaultExcludes
+                return (configuration, [])
+            }
             root = node
         } catch {
             return (configuration, [DeclarativeLoader.finding(for: error, file: shown)])
         }
         var reader = ConfigurationReader(reader: YAMLReader(file: shown), knownRules: knownRules)
         reader.read(root, into: &configuration)
+        if reader.defaultExcludes { configuration.exclude = defaultExcludes + configuration.exclude }
         return (configuration, reader.findings)
     }
 }
@@ -53,8 +89,10 @@ struct ConfigurationReader {
     var reader: YAMLReader
     let knownRules: Set<String>
     var findings: [Finding] = []
+    /// `defaultExcludes:` (true unless the file says false).
+    var defaultExcludes = true
 
-    static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "overrides", "plantuml", "output", "limits"]
+    static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "defaultExcludes", "overrides", "plantuml", "output", "limits"]
 
     mutating func warn(_ message: String, at node: Node) {
         findings.append(Finding(rule: RuleID.invalidConfiguration, severity: .warning, message: message, location: reader.location(node)))
@@ -77,6 +115,12 @@ struct ConfigurationReader {
             case "rules": configuration.rules = ruleSettings(value)
             case "include": configuration.include = patterns(value, "include")
             case "exclude": configuration.exclude = patterns(value, "exclude")
+            case "defaultExcludes":
+                if value.tagName == .bool, let flag = value.bool {
+                    defaultExcludes = flag
+                } else {
+                    warn("'defaultExcludes' is true or false", at: value)
+                }
             case "overrides": configuration.overrides = overrides(value)
             case "plantuml": configuration.plantUMLDefines = defines(value)
             case "output": output(value, into: &configuration)
@@ -97,7 +141,7 @@ struct ConfigurationReader {
         for (keyNode, value) in mapping {
             guard let id = keyNode.scalar?.string else { continue }
             guard knownRules.contains(id) else {
-                let hint = Spelling.closest(to: id, in: knownRules).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = ConfigurationLoader.closestRule(to: id, in: knownRules).map { "; did you mean '\($0)'?" } ?? ""
                 warn("unknown rule id '\(id)' in \(reader.file)\(hint)", at: keyNode)
                 continue
             }

@@ -41,6 +41,9 @@ public struct SourceLoader: Sendable {
     public var cache: LoadCache?
     /// The bounds a file must keep to be read (`.flowlens.yml` `limits:`).
     public var limits: Limits = .default
+    /// Text to use instead of a file's contents on disk, by `InputFile.path`: an editor's unsaved
+    /// buffer or a pre-commit stage given on standard input (`--stdin-path`). The file need not exist.
+    public var texts: [String: String] = [:]
 
     /// Creates a loader for every source kind FlowLens knows; `%getenv` reads `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -79,7 +82,7 @@ public struct SourceLoader: Sendable {
     public func load(files: [InputFile]) -> FlowGraph {
         let texts = ResultSlots<ReadResult>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            texts[index] = Self.read(files[index], maximumBytes: limits.fileBytes)
+            texts[index] = given(files[index]) ?? Self.read(files[index], maximumBytes: limits.fileBytes)
         }
         var sources: [SourceText] = []
         var unreadable: [Finding] = []
@@ -170,6 +173,16 @@ public struct SourceLoader: Sendable {
                 graph.flows[i].steps[s].details = Array(shown)
             }
         }
+    }
+
+    /// The text given for `file` in `texts`, under the same size budget as a file read from disk.
+    private func given(_ file: InputFile) -> ReadResult? {
+        guard let text = texts[file.path] else { return nil }
+        if text.utf8.count > limits.fileBytes {
+            return .unreadable(.invalidInput("file is larger than \(limits.fileBytes) bytes (limits.fileBytes), not read",
+                                             at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
+        }
+        return .text(text)
     }
 
     enum ReadResult {

@@ -21,20 +21,26 @@ import FlowModel
 /// also how ESLint and golangci-lint write JUnit, so tools that turn JUnit into annotations (they
 /// read `file` and `line` on a test case) work unchanged. A checked file without findings is a suite
 /// with one passing case, `no findings`, so a clean run shows as passing tests instead of an empty
-/// report (which some CI systems treat as a failure). Errors and warnings are `<failure>`s (type
-/// `error` or `warning`): a finding is a failed check, not a crash, which `<error>` would mean. Notes
-/// are passing cases with the note in `<system-out>`.
+/// report (which some CI systems treat as a failure). Errors are `<failure>`s (type `error`): a
+/// finding is a failed check, not a crash, which `<error>` would mean. Warnings are `<failure>`s
+/// (type `warning`) only when they fail the run (`--strict`, `--max-warnings`); otherwise, like
+/// notes, they are passing cases with the finding in `<system-out>`, so the test view agrees with
+/// the exit status.
 ///
 /// The failure text is the finding as `flowlens check` prints it, then its related locations and
 /// path. No timestamps, durations or host names: the same report gives the same bytes.
 public struct JUnitReporter: Reporter {
-    /// Creates the reporter.
-    public init() {}
+    /// Whether warnings are failed test cases (they fail the run); errors always are.
+    public var warningsFail: Bool
+
+    /// Creates the reporter; `warningsFail` as the run's exit policy says (false by default, as
+    /// `flowlens check` exits 0 on warnings).
+    public init(warningsFail: Bool = false) { self.warningsFail = warningsFail }
 
     public func report(_ report: Report) -> String {
         let groups = FileGroup.groups(report)
         let tests = groups.reduce(0) { $0 + max($1.findings.count, 1) }
-        let failures = report.findings.filter(Self.fails).count
+        let failures = report.findings.filter(fails).count
         var out = XMLEscaping.declaration
         out += "<testsuites" + XMLEscaping.attribute("name", FlowLensTool.name) + XMLEscaping.attribute("tests", String(tests))
             + XMLEscaping.attribute("failures", String(failures)) + XMLEscaping.attribute("errors", "0") + ">\n"
@@ -43,14 +49,16 @@ public struct JUnitReporter: Reporter {
         return out
     }
 
-    /// True for the findings that are failed test cases: errors and warnings.
-    static func fails(_ finding: Finding) -> Bool { finding.severity != .note }
+    /// True for the findings that are failed test cases: errors, and warnings when they fail the run.
+    func fails(_ finding: Finding) -> Bool {
+        finding.severity == .error || (finding.severity == .warning && warningsFail)
+    }
 
     func suite(_ group: FileGroup) -> String {
         let name = group.displayName
         var out = "  <testsuite" + XMLEscaping.attribute("name", name)
             + XMLEscaping.attribute("tests", String(max(group.findings.count, 1)))
-            + XMLEscaping.attribute("failures", String(group.findings.filter(Self.fails).count))
+            + XMLEscaping.attribute("failures", String(group.findings.filter(fails).count))
             + XMLEscaping.attribute("errors", "0") + XMLEscaping.attribute("skipped", "0") + ">\n"
         let file = group.file.isEmpty ? "" : XMLEscaping.attribute("file", group.file)
         if group.findings.isEmpty {
@@ -66,7 +74,7 @@ public struct JUnitReporter: Reporter {
             out += "    <testcase" + XMLEscaping.attribute("name", finding.rule + place) + XMLEscaping.attribute("classname", name)
                 + file + lineAttribute + ">\n"
             let details = XMLEscaping.escapeText(Self.details(finding))
-            if Self.fails(finding) {
+            if fails(finding) {
                 out += "      <failure" + XMLEscaping.attribute("message", finding.message)
                     + XMLEscaping.attribute("type", finding.severity.rawValue) + ">" + details + "</failure>\n"
             } else {

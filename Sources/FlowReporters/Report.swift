@@ -54,6 +54,8 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case markdown
     /// SARIF 2.1.0 (one run; every rule in tool.driver.rules), for GitHub code scanning.
     case sarif
+    /// GitLab Code Quality (the Code Climate JSON GitLab reads), for merge requests.
+    case gitlab
 
     /// The reporter for the format: an exhaustive switch, so a new format cannot go unregistered.
     public var reporter: any Reporter {
@@ -65,6 +67,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .junit: return JUnitReporter()
         case .markdown: return MarkdownReporter()
         case .sarif: return SARIFReporter()
+        case .gitlab: return GitLabReporter()
         }
     }
 }

@@ -90,6 +90,10 @@ struct Explain: ParsableCommand {
                 let data = try Exporter.render(dot, format: Self.diagramFormat(diagram) ?? .dot)
                 try data.write(to: URL(fileURLWithPath: diagram), options: .atomic)
             } catch {
+                let folder = (diagram as NSString).deletingLastPathComponent
+                if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                    throw CommandFailure("cannot write the diagram '\(diagram)': the folder '\(folder)' does not exist; create it, or give a path in an existing folder")
+                }
                 throw CommandFailure("cannot write the diagram '\(diagram)': \(WriteFailure.cause(of: error))")
             }
         }

@@ -36,8 +36,24 @@ struct FlowLensCommand: ParsableCommand {
 
 /// Options shared by the commands that read flows.
 struct InputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name).", valueName: "path"))
-    var paths: [String] = []
+    @Argument(help: ArgumentHelp("Flow files or folders (walked recursively; files chosen by name; default: the current folder, as for 'explain').", valueName: "path"))
+    var givenPaths: [String] = []
+
+    /// The paths to read: those given (but `-`, standard input), else the current folder unless
+    /// standard input is read.
+    var paths: [String] {
+        let files = givenPaths.filter { $0 != "-" }
+        return files.isEmpty && givenPaths.isEmpty && stdinPath == nil ? ["."] : files
+    }
+
+    @Option(help: ArgumentHelp("Read one file's text from standard input and report it under this path (its name says its kind; its .flowlens.yml applies). Other paths given are read with it, the file on disk replaced. '-' as a path means the same.", valueName: "path"))
+    var stdinPath: String?
+
+    @Flag(help: "Pass when a folder given holds no flow files (by default that is an error: a mistyped path would pass silently).")
+    var allowEmpty = false
+
+    @Flag(name: [.short, .long], help: "Print only the findings: no summary line on standard error.")
+    var quiet = false
 
     @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml in or above each path.", valueName: "file"))
     var config: String?
@@ -84,8 +100,13 @@ struct InputOptions: ParsableArguments {
     /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
     func report() throws -> Report {
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
-        let full = FlowLens.check(paths, configurationFile: config, defines: try defineValues, cache: cache, shard: shard.flatMap(Shard.init))
+        let (full, emptyFolders) = FlowLens.checkNotingEmpty(paths, configurationFile: config, defines: try defineValues, cache: cache,
+                                                             standardInput: try standardInput(), shard: shard.flatMap(Shard.init))
         cache?.finishCommandLineRun()
+        if let empty = emptyFolders.first, !allowEmpty {
+            throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
+                + "outside excluded folders): check the path, or pass --allow-empty")
+        }
         if let writeBaseline {
             do {
                 try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
@@ -100,15 +121,31 @@ struct InputOptions: ParsableArguments {
         } catch let error as BaselineError {
             throw CommandFailure("cannot use the baseline '\(baseline)': \(error.description)")
         } catch {
-            throw CommandFailure("cannot read the baseline '\(baseline)': \(error.localizedDescription)")
+            throw CommandFailure("cannot read the baseline '\(baseline)': \(WriteFailure.cause(of: error)); "
+                + "give an existing file, or write one with --write-baseline")
         }
         var kept = Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
         kept.shard = full.shard
         return kept
     }
 
+    /// The text of standard input and the path to report it under, when `--stdin-path` is given.
+    func standardInput() throws -> (path: String, text: String)? {
+        guard let stdinPath else { return nil }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("standard input (read as '\(stdinPath)') is not UTF-8 text; pipe the file's text in as UTF-8")
+        }
+        return (stdinPath, text)
+    }
+
     func validate() throws {
-        if paths.isEmpty { throw ValidationError("Give at least one file or folder to read, e.g. 'flowlens check samples'.") }
+        if givenPaths.contains("-"), stdinPath == nil {
+            throw ValidationError("'-' reads standard input: give --stdin-path PATH too, the path to report it under (its name says its kind).")
+        }
+        if let stdinPath, SourceKind.of(path: stdinPath) == nil {
+            throw ValidationError("--stdin-path '\(stdinPath)' is not a file FlowLens reads (expected \(SourceKind.patternsDescription)).")
+        }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
         _ = try defineValues
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. --shard 2/3 (got '\(shard)').") }
@@ -120,12 +157,17 @@ struct InputOptions: ParsableArguments {
     /// The exit status for a report; options win over the configuration's `output` defaults.
     func status(of report: Report) -> Int32 {
         if report.hasInvalidInput { return Status.invalidInputOrUsage }
+        if !report.errors.isEmpty || warningsFail(report) { return Status.findings }
+        return Status.clean
+    }
+
+    /// Whether the report's warnings alone fail the run (`--strict`, or more than `--max-warnings`):
+    /// what reports that mark failures (JUnit) follow, so they agree with the exit status.
+    func warningsFail(_ report: Report) -> Bool {
         let configuration = self.configuration
         let strict = self.strict || configuration.strict == true
         let maxWarnings = self.maxWarnings ?? configuration.maxWarnings
-        let tooManyWarnings = (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
-        if !report.errors.isEmpty || tooManyWarnings { return Status.findings }
-        return Status.clean
+        return (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
     }
 }
 
@@ -137,6 +179,7 @@ struct Check: ParsableCommand {
             summary on standard error. JSON output is the report documented in the README.
 
             EXAMPLES
+              flowlens check                                    # the current folder
               flowlens check samples
               flowlens check --format json Flows/checkout.flow.yaml > report.json
               flowlens check --format github Sources            # annotations in GitHub Actions
@@ -165,7 +208,7 @@ struct Check: ParsableCommand {
         let report = try input.report()
         let format = self.format
         try Output.write(reporter(for: report).report(report))
-        if format == .text { Output.error(TextReporter().summary(report)) }
+        if format == .text, !input.quiet { Output.error(TextReporter().summary(report)) }
         let status = input.status(of: report)
         if let touch, status == Status.clean {
             do {
@@ -181,10 +224,14 @@ struct Check: ParsableCommand {
 extension Check {
     /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
-    func reporter(for report: Report) -> any Reporter { Self.reporter(for: report, format: format, color: color) }
+    func reporter(for report: Report) -> any Reporter {
+        Self.reporter(for: report, format: format, color: color, warningsFail: input.warningsFail(report))
+    }
 
-    /// The reporter for `format` and `color` (`flowlens merge` prints as `check` does).
-    static func reporter(for report: Report, format: ReportFormat, color: ColorMode) -> any Reporter {
+    /// The reporter for `format` and `color` (`flowlens merge` prints as `check` does); JUnit marks
+    /// warnings as failures only when they fail the run (`warningsFail`).
+    static func reporter(for report: Report, format: ReportFormat, color: ColorMode, warningsFail: Bool) -> any Reporter {
+        if format == .junit { return JUnitReporter(warningsFail: warningsFail) }
         guard format == .text else { return format.reporter }
         let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         guard style != .lines else { return TextReporter() }
@@ -211,6 +258,9 @@ struct Export: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
     var output: String
 
+    @Flag(help: "Remove the diagrams in the output folder of flows that no longer exist (only files with the extension this format writes, named as FlowLens names diagrams; nothing else).")
+    var clean = false
+
     @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; mermaid: one Mermaid diagram (.mmd) a flow; md: one Markdown page a flow (its Mermaid diagram and findings); html: one review page for the run (index.html).", valueName: "format"))
     var format: ExportFormat = .svg
 
@@ -218,19 +268,32 @@ struct Export: ParsableCommand {
         let report = try input.report()
         let written: [String]
         var failed = false
+        var removed: [String] = []
+        let exporter = Exporter(format: format)
+        var failures: [WriteFailure] = []
         do {
-            written = try Exporter(format: format).export(report, to: output)
+            written = try exporter.export(report, to: output)
         } catch let failure as ExportFailure {
             // What could be written was; say what could not, after the findings.
             written = failure.written
-            for item in failure.failures { Output.error("flowlens: error: \(item.description)\n") }
-            failed = true
+            failures = failure.failures
         } catch {
-            throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error))")
+            throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error)); give a folder --output can create or write into")
         }
+        if clean {
+            // A diagram that could not be rewritten keeps its old file rather than leave a hole.
+            let (gone, notRemoved) = exporter.removeStaleDiagrams(in: output, keeping: written + failures.map(\.path))
+            removed = gone
+            failures += notRemoved
+        }
+        for item in failures { Output.error("flowlens: error: \(item.description)\n") }
+        failed = !failures.isEmpty
         try Output.write(TextReporter().report(report))
-        Output.error(TextReporter().summary(report))
-        Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+        if !input.quiet {
+            Output.error(TextReporter().summary(report))
+            Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
+            if clean { Output.error("removed \(removed.count) stale diagram\(removed.count == 1 ? "" : "s")\n") }
+        }
         throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
     }
 }
@@ -259,7 +322,7 @@ struct Rules: ParsableCommand {
         let descriptions = RuleRegistry.descriptions
         if let rule {
             guard let description = descriptions.first(where: { $0.id == rule }) else {
-                let hint = Spelling.closest(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
+                let hint = ConfigurationLoader.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
             }
             try Output.write(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))

@@ -64,7 +64,8 @@ struct Merge: ParsableCommand {
         let configuration = options.configuration
         let format = formatOption ?? configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text
         let color = colorOption ?? configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto
-        try Output.write(merged.output(Check.reporter(for: merged.report, format: format, color: color)))
+        try Output.write(merged.output(Check.reporter(for: merged.report, format: format, color: color,
+                                                                 warningsFail: options.warningsFail(merged.report))))
         if format == .text { Output.error(TextReporter().summary(merged.report)) }
         throw ExitCode(options.status(of: merged.report))
     }

@@ -189,7 +189,7 @@ struct UsageTests {
 
     @Test("usage errors exit 2 with a message")
     func usageErrors() throws {
-        for arguments in [["check"], ["check", "--format", "xml", "samples"], ["export", "samples"], ["frobnicate"], ["rules", "no-such-rule"]] {
+        for arguments in [["check", "--format", "xml", "samples"], ["export", "samples"], ["frobnicate"], ["rules", "no-such-rule"]] {
             let run = try flowlens(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains("Error") || run.stderr.contains("error"), "\(arguments): \(run.stderr)")
@@ -505,7 +505,7 @@ struct ConfigurationCommandTests {
         #expect(dump.stdout.hasPrefix("# Effective FlowLens configuration, from .flowlens.yml\nversion: 1\nrules:\n"))
         #expect(dump.stdout.contains("  unused-data-key: off\n"))
         #expect(dump.stdout.contains("  dead-end: error  # default\n"))
-        #expect(dump.stdout.contains("exclude: [\"**/Generated/**\"]\n"))
+        #expect(dump.stdout.contains("exclude: [" + ConfigurationLoader.defaultExcludes.map { "\"\($0)\"" }.joined(separator: ", ") + ", \"**/Generated/**\"]\n"))
         #expect(dump.stderr.contains("[invalid-configuration]"))
         let defaults = try flowlens(["dump-config", NSTemporaryDirectory()])
         #expect(defaults.stdout.contains("built-in defaults"))
@@ -576,7 +576,7 @@ struct DumpConfigJSONTests {
         #expect(decoded.setting(for: "unused-data-key", atRelativePath: "a.flow.yaml") == .off)
         #expect(decoded.setting(for: "type-mismatch", atRelativePath: "legacy/a.flow.yaml") == .severity(.note))
         #expect(decoded.setting(for: "missing-data-key", atRelativePath: "a.flow.yaml") == .severity(.error), "a rule the file does not name: its default")
-        #expect(decoded.exclude == ["gen/**"] && decoded.strict == true && decoded.plantUMLDefines.map(\.1) == ["ios"])
+        #expect(decoded.exclude == ConfigurationLoader.defaultExcludes + ["gen/**"] && decoded.strict == true && decoded.plantUMLDefines.map(\.1) == ["ios"])
         #expect(try flowlens(["dump-config", "--format", "json"], in: directory).stdout == run.stdout, "deterministic")
     }
 }

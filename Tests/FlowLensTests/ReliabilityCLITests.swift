@@ -49,7 +49,7 @@ struct ReliabilityCLITests {
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: root + "/out"))
         let run = try flowlens(["export", ".", "--output", "out"], in: root)
         #expect(run.status == 2)
-        #expect(run.stderr == "flowlens: error: cannot export to 'out': it is a file, not a folder\n")
+        #expect(run.stderr == "flowlens: error: cannot export to 'out': it is a file, not a folder; give a folder --output can create or write into\n")
     }
 
     @Test func oneFlowThatCannotBeWrittenDoesNotStopTheOthers() throws {

@@ -79,6 +79,35 @@ struct FormatReporterTests {
     @Test("JUnit XML matches the golden file")
     func junitGolden() { golden(JUnitReporter().report(showcaseReport()), "showcase.junit.xml") }
 
+    @Test("GitLab Code Quality JSON matches the golden file")
+    func gitlabGolden() { golden(GitLabReporter().report(showcaseReport()), "showcase.gitlab.json") }
+
+    @Test("GitLab Code Quality: every field GitLab requires, unique fingerprints that ignore lines")
+    func gitlabShape() throws {
+        let report = showcaseReport()
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(GitLabReporter().report(report).utf8)) as? [[String: Any]])
+        #expect(issues.count == report.findings.count)
+        for (issue, finding) in zip(issues, report.findings) {
+            #expect(issue["check_name"] as? String == finding.rule)
+            #expect((issue["description"] as? String)?.hasPrefix(finding.message) == true)
+            #expect(issue["severity"] as? String == ["error": "major", "warning": "minor", "note": "info"][finding.severity.rawValue])
+            let location = try #require(issue["location"] as? [String: Any])
+            #expect(location["path"] as? String == finding.location?.file)
+            #expect((location["lines"] as? [String: Any])?["begin"] as? Int == finding.location?.line)
+        }
+        let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(Set(fingerprints).count == issues.count)
+        // Moved down ten lines, the same findings keep their fingerprints.
+        var moved = report
+        moved.findings = moved.findings.map { finding in
+            var finding = finding
+            finding.location?.line += 10
+            return finding
+        }
+        let movedIssues = try #require(try JSONSerialization.jsonObject(with: Data(GitLabReporter().report(moved).utf8)) as? [[String: Any]])
+        #expect(movedIssues.compactMap { $0["fingerprint"] as? String } == fingerprints)
+    }
+
     @Test("Markdown summary matches the golden file")
     func markdownGolden() { golden(MarkdownReporter().report(showcaseReport()), "showcase.md") }
 
@@ -179,10 +208,10 @@ struct FormatReporterTests {
 
     // MARK: JUnit
 
-    @Test("JUnit: well-formed, one suite per file, a case per finding, counts that add up")
+    @Test("JUnit: well-formed, one suite per file, a case per finding, counts that add up (warnings failing the run)")
     func junitShape() throws {
         let report = showcaseReport()
-        let root = try #require(try parseXML(JUnitReporter().report(report)).rootElement())
+        let root = try #require(try parseXML(JUnitReporter(warningsFail: true).report(report)).rootElement())
         #expect(root.name == "testsuites")
         #expect(attribute(root, "tests") == String(report.findings.count))
         #expect(attribute(root, "failures") == String(report.errors.count + report.warnings.count))
@@ -200,9 +229,25 @@ struct FormatReporterTests {
         }
     }
 
+    @Test("JUnit: warnings that do not fail the run are passing cases with the finding in system-out")
+    func junitWarningsPass() throws {
+        let report = showcaseReport()
+        #expect(!report.warnings.isEmpty && !report.errors.isEmpty)
+        let root = try #require(try parseXML(JUnitReporter().report(report)).rootElement())
+        #expect(attribute(root, "failures") == String(report.errors.count))
+        let cases = elements(try #require(elements(root, "testsuite").first), "testcase")
+        for (element, finding) in zip(cases, report.findings) {
+            let failures = elements(element, "failure")
+            #expect(failures.isEmpty == (finding.severity != .error), "\(finding.rule)")
+            if finding.severity == .warning {
+                #expect(elements(element, "system-out").first?.stringValue?.hasPrefix(String(TextReporter().line(finding).dropLast())) == true)
+            }
+        }
+    }
+
     @Test("JUnit: hostile text survives a parser; notes pass; clean files are a passing case")
     func junitHostile() throws {
-        let output = JUnitReporter().report(hostileReport())
+        let output = JUnitReporter(warningsFail: true).report(hostileReport())
         let root = try #require(try parseXML(output).rootElement())
         #expect(attribute(root, "tests") == "5" && attribute(root, "failures") == "3")
         let suites = elements(root, "testsuite")

@@ -25,6 +25,35 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
                stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// Runs `executable` with `input` written to its standard input (then closed), and collects its output.
+public func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot, standardInput input: Data) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let inPipe = Pipe(), out = Pipe(), err = Pipe()
+    process.standardInput = inPipe
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // The input is written from another thread, so a large input and a large output cannot block each other.
+    let writer = inPipe.fileHandleForWriting
+    let done = DispatchSemaphore(value: 0)
+    // A program may exit without reading its input (a usage error): a closed pipe is then no failure.
+    signal(SIGPIPE, SIG_IGN)
+    DispatchQueue.global().async {
+        try? writer.write(contentsOf: input)
+        try? writer.close()
+        done.signal()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    done.wait()
+    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+               stderr: String(decoding: errData, as: UTF8.self))
+}
+
 /// Renders every `.mmd` and `.md` under `folder` with the real Mermaid (scripts/validate-mermaid.py,
 /// headless Chromium) when the machine has it (scripts/bootstrap.sh installs it); nil when it does not.
 public func validateWithMermaid(folder: String) throws -> Run? {
