@@ -26,9 +26,14 @@ struct ReviewPageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["index.html", "report.json"])
         let page = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
         let report = try flowlens(["check", "samples", "--format", "json"])
-        let flows = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])["flows"] as? [Any]
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let flows = json["flows"] as? [Any]
         #expect(page.components(separatedBy: "<section class=\"flow ").count - 1 == flows?.count)
-        #expect(page.contains("38 errors, 9 warnings, 2 notes"))
+        // The page's summary counts what check reports.
+        let severities = (json["findings"] as? [[String: Any]] ?? []).compactMap { $0["severity"] as? String }
+        let counts = ["error", "warning", "note"].map { word in (severities.filter { $0 == word }.count, word) }
+        #expect(counts[0].0 > 0 && counts[1].0 > 0 && counts[2].0 > 0)
+        #expect(page.contains(counts.map { "\($0.0) \($0.1)s" }.joined(separator: ", ")), "\(counts)")
     }
 
     @Test("output/review/index.html is what 'flowlens export samples --output output/review --format html' writes")
@@ -192,7 +197,7 @@ struct ReviewPageTests {
         let index = try #require(page.range(of: "<table class=\"index\">").map { String(page[$0.lowerBound...]) })
         let rows = index.components(separatedBy: "<tr class=\"").dropFirst().prefix(5).map { String($0.prefix(while: { $0 != "\"" })) }
         #expect(rows == ["status-error", "status-error", "status-warning", "status-note", "status-error"], "\(rows)")
-        #expect(try section(3).contains("<span class=\"badge note\">● 1 note</span>"))
+        #expect(try section(3).contains("<span class=\"badge note\">◆ 1 note</span>"))
         #expect(try section(4).contains("Bad line.") && section(4).hasPrefix("status-error"))
         let galleryData = try section(2)
         #expect(galleryData.contains("<tr class=\"has-problems worst-warning\">"))
