@@ -514,7 +514,14 @@ public struct ReviewPage: Sendable {
             var size = svg && sizes(figure, svg);
             if (!size) { return; }
             setWidth(figure, svg, size.readable);
-            figure.scrollLeft = (figure.scrollWidth - figure.clientWidth) / 2;
+            // Wider than its box: from the left edge, where the title and legend start, unless where the
+            // flow begins (its first node) is then out of view, which is put in the middle instead.
+            var first = svg.querySelector("g.node");
+            if (first) {
+              var node = first.getBoundingClientRect(), whole = svg.getBoundingClientRect();
+              var x = node.left + node.width / 2 - whole.left;
+              figure.scrollLeft = x < figure.clientWidth - 40 ? 0 : x - figure.clientWidth / 2;
+            }
           });
           var factors = { "in": 1.25, "out": 0.8, "fit": 0 };
           document.addEventListener("click", function (event) {
