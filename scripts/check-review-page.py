@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a FlowLens review page (`flowlens export --format html`) in a real headless Chromium.
 
-Usage: check-review-page.py PAGE.html [--screenshot FILE.png] [--flow NAME] [--hostile TEXT]...
+Usage: check-review-page.py PAGE.html [--screenshot FILE.png] [--flow NAME] [--index-screenshot FILE.png]
+                            [--hostile TEXT]...
 
 It loads the page from disk with Debian's chromium (driven by Playwright) and fails (exit 1, one line
 per problem on stderr) when:
@@ -15,13 +16,17 @@ per problem on stderr) when:
     its diagram must give the same count of errors, warnings and notes ("no problems" only when none
     is listed), and its diagram's subtitle the same words;
   - the "only flows with problems" filter does not hide the clean flows;
-  - a diagram does not zoom in and back to fit with its + and Fit buttons and with the keyboard
-    (+ and 0 on the focused diagram), or the search box does not keep exactly the flows whose name,
-    steps or keys hold the text typed (it types the first flow's name);
+  - a diagram opens smaller than 3/4 of the size Graphviz drew it at (text too small to read), or
+    the first does not zoom in with its + button, show whole with Fit, zoom in with + and show whole
+    again with 0 on the keyboard when focused; or the search box does not keep exactly the flows
+    whose name, steps or keys hold the text typed (it types the first flow's name);
   - a --hostile TEXT does not appear on the page as text (proving it was escaped, not dropped).
 
 --screenshot writes a PNG: the section of --flow (or the first flow with a finding) after clicking
-its first finding. Exit status: 0 all good, 1 a check failed, 2 cannot run (no chromium/playwright).
+its first finding, as a reader sees it on arriving there (the top of the section, at most one
+window high, 1400 × 1000 CSS pixels). --index-screenshot writes the first window of the page: its
+title, search box and the index of flows. Exit status: 0 all good, 1 a check failed, 2 cannot run
+(no chromium/playwright).
 """
 import argparse
 import os
@@ -34,6 +39,7 @@ def main():
     parser.add_argument("page")
     parser.add_argument("--screenshot")
     parser.add_argument("--flow")
+    parser.add_argument("--index-screenshot")
     parser.add_argument("--hostile", action="append", default=[])
     args = parser.parse_args()
 
@@ -64,6 +70,8 @@ def main():
         page.on("request", on_request)
 
         page.goto(page_url, wait_until="load")
+        if args.index_screenshot:
+            page.screenshot(path=args.index_screenshot, animations="disabled")
 
         injected = page.evaluate("""() => {
             const found = [];
@@ -147,19 +155,41 @@ def main():
             problems.append(f"the filter left {visible_clean} of {clean} clean flows visible")
         page.uncheck("#only-problems")
 
+        # Every diagram opens at a readable size: never below 3/4 of the size Graphviz drew it at
+        # (its 9-point labels 12 pixels high), the box scrolling instead.
+        small = page.evaluate("""() => [...document.querySelectorAll('section.flow')].map(section => {
+            const svg = section.querySelector('figure.diagram svg');
+            if (!svg) return null;
+            const shown = svg.getBoundingClientRect().width, drawn = svg.width.baseVal.value;
+            return shown < 0.75 * drawn - 1 ? `${section.querySelector('h2').textContent}: ${Math.round(shown)} of ${Math.round(drawn)} pixels wide` : null;
+        }).filter(x => x)""")
+        problems.extend(f"a diagram opens too small to read: {x}" for x in small)
+
         figure = page.query_selector("figure.diagram svg")
         if figure and not page.query_selector(".diagram-box .zoom button[data-zoom=in]"):
             problems.append("the diagrams have no zoom buttons")
         elif figure:
             def width():
                 return page.evaluate("() => document.querySelector('figure.diagram svg').getBoundingClientRect().width")
-            fitted = width()
+
+            def whole():
+                """'ok' when the first diagram is entirely in its box (and as large as fits), else why not."""
+                return page.evaluate("""() => {
+                    const figure = document.querySelector('figure.diagram'), svg = figure.querySelector('svg');
+                    const box = svg.getBoundingClientRect(), room = parseFloat(getComputedStyle(figure).maxHeight);
+                    if (box.width > figure.clientWidth + 1 || box.height > room + 1) return `${Math.round(box.width)}×${Math.round(box.height)} does not fit ${figure.clientWidth}×${Math.round(room)}`;
+                    const fills = box.width >= figure.clientWidth - 1 || box.height >= room - 1 || box.width >= svg.width.baseVal.value - 1;
+                    return fills ? "ok" : `${Math.round(box.width)}×${Math.round(box.height)} is smaller than it need be`;
+                }""")
+            opened = width()
             page.click(".diagram-box .zoom button[data-zoom=in]")
-            if not width() > fitted * 1.2:
-                problems.append(f"the zoom-in button did not enlarge the first diagram ({fitted} -> {width()})")
+            if not width() > opened * 1.2:
+                problems.append(f"the zoom-in button did not enlarge the first diagram ({opened} -> {width()})")
             page.click(".diagram-box .zoom button[data-zoom=fit]")
-            if abs(width() - fitted) > 1:
-                problems.append(f"the Fit button did not restore the first diagram ({fitted} -> {width()})")
+            state = whole()
+            if state != "ok":
+                problems.append(f"the Fit button did not show the whole first diagram: {state}")
+            fitted = width()
             page.focus("figure.diagram")
             page.keyboard.press("+")
             page.keyboard.press("+")
@@ -167,7 +197,7 @@ def main():
                 problems.append(f"pressing + twice on the focused diagram did not zoom in ({fitted} -> {width()})")
             page.keyboard.press("0")
             if abs(width() - fitted) > 1:
-                problems.append("pressing 0 on the focused diagram did not fit it again")
+                problems.append("pressing 0 on the focused diagram did not show it whole again")
 
         if not page.query_selector("#search"):
             problems.append("the page has no search box")
@@ -188,6 +218,8 @@ def main():
                 problems.append(f"an empty search left {hidden} flows hidden")
 
         if args.screenshot:
+            # As a reader first sees it: no zoom, filter or search left over from the checks above.
+            page.reload(wait_until="load")
             sections = page.query_selector_all("section.flow")
             chosen = None
             for section in sections:
@@ -202,8 +234,14 @@ def main():
                 if first:
                     first.click()
                     page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
-                chosen.scroll_into_view_if_needed()
-                chosen.screenshot(path=args.screenshot, animations="disabled")
+                # The section's top where a link to it puts it (below the page's toolbar); the window's
+                # height at most.
+                box = chosen.evaluate("""(section) => {
+                    section.scrollIntoView({ block: "start" });
+                    const box = section.getBoundingClientRect();
+                    return { x: box.left, y: box.top, width: box.width, height: Math.min(box.height, window.innerHeight - box.top) };
+                }""")
+                page.screenshot(path=args.screenshot, clip=box, animations="disabled")
         browser.close()
 
     for problem in problems:

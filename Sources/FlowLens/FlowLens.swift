@@ -75,9 +75,15 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 public struct Exporter: Sendable {
     /// The diagram format.
     public var format: ExportFormat
+    /// How many times larger than its natural size a PNG is drawn, in pixels (see
+    /// `Graphviz.render(dot:format:scale:)`); other formats ignore it.
+    public var scale: Double
 
     /// Creates an exporter.
-    public init(format: ExportFormat = .svg) { self.format = format }
+    public init(format: ExportFormat = .svg, scale: Double = 1) {
+        self.format = format
+        self.scale = scale
+    }
 
     /// Writes the diagrams and the report; returns the paths written, in order.
     ///
@@ -122,7 +128,7 @@ public struct Exporter: Sendable {
                     }
                     continue
                 }
-                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: diagramReport(flow)), format: format) }
+                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: diagramReport(flow)), format: format, scale: scale) }
             }
         }
         write(file("report.json")) { Data(JSONReporter().report(report).utf8) }
@@ -167,12 +173,13 @@ public struct Exporter: Sendable {
         return !base.isEmpty && sanitize(base) == base
     }
 
-    /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz.
-    public static func render(_ dot: String, format: ExportFormat) throws -> Data {
+    /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz;
+    /// a PNG `scale` times its natural size in pixels.
+    public static func render(_ dot: String, format: ExportFormat, scale: Double = 1) throws -> Data {
         switch format {
         case .dot: return Data(dot.utf8)
         case .svg: return try Graphviz.render(dot: dot, format: .svg)
-        case .png: return try Graphviz.render(dot: dot, format: .png)
+        case .png: return try Graphviz.render(dot: dot, format: .png, scale: scale)
         case .pdf: return try Graphviz.render(dot: dot, format: .pdf)
         case .html, .mermaid, .md: preconditionFailure("\(format) is not one diagram a flow")
         }

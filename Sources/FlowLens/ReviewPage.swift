@@ -99,10 +99,11 @@ public struct ReviewPage: Sendable {
     /// "65 flows in 66 files: 38 errors, 9 warnings, 2 notes."
     static func summary(_ report: Report) -> String {
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        let flows = count(report.graph.flows.count, "flow"), files = count(report.graph.files.count, "file")
+        // A graph built in memory (reflection, tests) has flows but no files.
+        let flows = count(report.graph.flows.count, "flow") + (report.graph.files.isEmpty ? "" : " in " + count(report.graph.files.count, "file"))
         let counts = [(report.errors.count, "error"), (report.warnings.count, "warning"), (report.notes.count, "note")]
             .filter { $0.0 > 0 }.map { count($0.0, $0.1) }
-        return "\(flows) in \(files): " + (counts.isEmpty ? "no problems found." : counts.joined(separator: ", ") + ".")
+        return "\(flows): " + (counts.isEmpty ? "no problems found." : counts.joined(separator: ", ") + ".")
     }
 
     /// Findings that belong to no flow: files FlowLens could not read, configuration problems.
@@ -115,11 +116,17 @@ public struct ReviewPage: Sendable {
     }
 
     func index(_ report: Report) -> String {
+        // The search box and the filter stay at the top of the window while the page scrolls: with many
+        // flows, the index is far above the flow being read.
         var out = """
-            <nav aria-labelledby="index-title">
-            <h2 id="index-title">Flows</h2>
-            <label class="filter"><input type="checkbox" id="only-problems"> Only flows with problems</label>
+            <div class="toolbar" role="search">
             <label class="search">Find a flow, step or data key <input type="search" id="search" autocomplete="off"></label>
+            <label class="filter"><input type="checkbox" id="only-problems"> Only flows with problems</label>
+            <a href="#index-title" class="to-index">↑ List of flows</a>
+            </div>
+            <nav aria-labelledby="index-title">
+            <h2 id="index-title">Flows <span class="muted">(\(report.graph.flows.count))</span></h2>
+            <div class="index-box">
             <table class="index">
             <thead><tr><th scope="col">Flow</th><th scope="col">Kind</th><th scope="col">Defined in</th><th scope="col">Status</th></tr></thead>
             <tbody>
@@ -131,11 +138,11 @@ public struct ReviewPage: Sendable {
             if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
                 out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
             }
-            out += "</td><td>\(Self.escape(DOTBuilder.kindDescription(flow.kind)))</td>"
+            out += "</td><td>\(Self.escape(DOTBuilder.kindDescription(of: flow)))</td>"
             out += "<td class=\"where\">\(Self.escape(flow.location.map(\.description) ?? ""))</td>"
             out += "<td>\(Self.badges(status))</td></tr>\n"
         }
-        return out + "</tbody>\n</table>\n</nav>\n"
+        return out + "</tbody>\n</table>\n</div>\n</nav>\n"
     }
 
     func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram, analysis: FlowAnalysis) -> String {
@@ -147,7 +154,7 @@ public struct ReviewPage: Sendable {
         let shown = Array(Set(counted).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
         var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\" data-search=\"\(Self.escape(Self.searchText(flow)))\">\n"
         out += "<h2 id=\"\(prefix)title\">\(Self.escape(flow.name))</h2>\n"
-        out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(flow.kind)))"
+        out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(of: flow)))"
         if let location = flow.location { out += " · <span class=\"where\">\(Self.escape(location.description))</span>" }
         out += " · \(Self.badges(status))</p>\n"
         if let summary = flow.summary, !summary.isEmpty { out += "<p class=\"description\">\(Self.escape(summary))</p>\n" }
@@ -157,9 +164,9 @@ public struct ReviewPage: Sendable {
         out += "<div class=\"diagram-box\">"
         if diagram.svg != nil {
             out += "<div class=\"zoom\" role=\"group\" aria-label=\"Zoom the diagram\"><button type=\"button\" data-zoom=\"out\" aria-label=\"Zoom out\">−</button>"
-                + "<button type=\"button\" data-zoom=\"fit\">Fit</button><button type=\"button\" data-zoom=\"in\" aria-label=\"Zoom in\">+</button></div>"
+                + "<button type=\"button\" data-zoom=\"fit\" title=\"Show the whole diagram\">Fit</button><button type=\"button\" data-zoom=\"in\" aria-label=\"Zoom in\">+</button></div>"
         }
-        out += "<figure class=\"diagram\" tabindex=\"0\" aria-label=\"Diagram: + and − zoom, 0 fits, arrow keys move; Ctrl and the mouse wheel zoom, dragging moves\">"
+        out += "<figure class=\"diagram\" tabindex=\"0\" aria-label=\"Diagram: + and − zoom, 0 shows it whole, arrow keys move; Ctrl and the mouse wheel zoom, dragging moves\">"
         if let svg = diagram.svg {
             let inline = Self.inlineSVG(svg, prefix: prefix, labelledBy: "\(prefix)title")
             edgeIDs = inline.edges
@@ -205,11 +212,14 @@ public struct ReviewPage: Sendable {
         }
     }
 
+    /// The longest data table or path list shown open; a longer one starts folded.
+    static let openListLength = 12
+
     /// Every path from the start to an end, as a sentence; clicking one shows it on the diagram.
     func pathList(_ paths: FlowPaths, targets: (_ steps: [Int], _ transitions: [Int]) -> String?) -> String {
         guard !paths.paths.isEmpty else { return "" }
         let count = paths.count
-        var out = "<details class=\"paths\"\(count.isExact && count.value <= 12 ? " open" : "")>\n"
+        var out = "<details class=\"paths\"\(count.isExact && count.value <= Self.openListLength ? " open" : "")>\n"
         out += "<summary><h3>Paths from start to end</h3> <span class=\"muted\">(\(Self.escape(count.description)))</span></summary>\n<ol>\n"
         for path in paths.paths {
             let sentence = Self.html(paths.sentence(for: path))
@@ -266,12 +276,13 @@ public struct ReviewPage: Sendable {
             var seen = Set<String>()
             return accesses.map { $0.kind == .initial ? "the start" : $0.stepName }.filter { seen.insert($0).inserted }
         }
-        var out = "<details class=\"data\" open>\n<summary><h3>Data</h3></summary>\n<table>\n"
+        // Open when short, as the paths are: a long table is one click away, not in the way of the next flow.
+        var out = "<details class=\"data\"\(keys.count <= Self.openListLength ? " open" : "")>\n<summary><h3>Data</h3> <span class=\"muted\">(\(keys.count) key\(keys.count == 1 ? "" : "s"))</span></summary>\n<table>\n"
         out += "<thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Set by</th><th scope=\"col\">Read by</th><th scope=\"col\">Type</th><th scope=\"col\">Problems</th></tr></thead>\n<tbody>\n"
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
             var problemCells = problems.map {
-                "<span class=\"sev-\(SeverityStyle.of($0.severity).word)\">\(Self.escape(FindingPhrase.text($0)))</span>"
+                "<span class=\"sev-\(SeverityStyle.of($0.severity).word)\">\(Self.escape(FindingPhrase.text($0, stateMachine: flow.kind == .flowKit)))</span>"
             }
             if let missing = row.missing {
                 let text = "missing when \(Self.escape(missing.read.stepName)) reads it" + (missing.pathNumber.map { ", on path \($0 + 1)" } ?? "")
@@ -390,9 +401,13 @@ public struct ReviewPage: Sendable {
         .where { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
         .badge { white-space: nowrap; font-size: .85rem; font-weight: 600; }
         .badge.error { color: var(--error); } .badge.warning { color: var(--warning); } .badge.note { color: var(--note); } .badge.clean { color: var(--ok); }
-        .filter { display: block; margin: .25rem 0 .75rem; color: var(--muted); }
-        .search { display: block; margin: 0 0 .75rem; color: var(--muted); }
+        .toolbar { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; margin: 1rem 0 0; padding: .6rem 1.25rem; background: #FAFBFC; border-bottom: 1px solid var(--line); }
+        .filter, .search { color: var(--muted); }
         .search input { font: inherit; margin-left: .5rem; padding: .2rem .4rem; width: 20rem; max-width: 60vw; }
+        .to-index { margin-left: auto; }
+        .index-box { max-height: 60vh; overflow: auto; }
+        .index thead th { position: sticky; top: 0; background: white; }
+        section.flow, nav { scroll-margin-top: 4rem; }
         .search-miss { display: none; }
         .diagram-box { position: relative; min-width: 0; }
         .zoom { position: absolute; top: .35rem; right: .35rem; z-index: 1; display: flex; gap: .2rem; }
@@ -403,6 +418,7 @@ public struct ReviewPage: Sendable {
         .flow-body { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1.25rem; align-items: start; }
         @media (max-width: 900px) { .flow-body { grid-template-columns: 1fr; } }
         .diagram { margin: 0; overflow: auto; max-height: 85vh; border: 1px solid var(--line); border-radius: 6px; background: white; }
+        .side { max-height: 85vh; overflow: auto; padding-right: .25rem; }
         .diagram svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
         .findings { list-style: none; margin: 0; padding: 0; }
         .findings li { margin: 0 0 .5rem; }
@@ -435,7 +451,7 @@ public struct ReviewPage: Sendable {
         g.flowlens-hl > path, g.flowlens-hl > polygon, g.flowlens-hl > ellipse, g.flowlens-hl > polyline { stroke: var(--focus); stroke-width: 5px; }
         g.flowlens-hl { animation: flowlens-pulse 1s ease-in-out 3; }
         @keyframes flowlens-pulse { 50% { opacity: .45; } }
-        @media print { .filter, .search, .zoom { display: none; } .diagram { max-height: none; overflow: visible; } section { break-inside: avoid; } }
+        @media print { .toolbar, .zoom { display: none; } .index-box, .side, .diagram { max-height: none; overflow: visible; } .diagram svg { width: auto !important; max-width: 100% !important; } section { break-inside: avoid; } }
 
         """
 
@@ -462,24 +478,51 @@ public struct ReviewPage: Sendable {
             });
             if (first) { first.scrollIntoView({ block: "center", inline: "center" }); }
           });
+          // Widths, in CSS pixels, of a diagram: as Graphviz drew it (its text 11 to 15 pixels high), shown
+          // whole in its box ("fit"), and as it opens ("readable": the box's width, but never below 3/4
+          // of its drawn size, where small text would become too small to read: the box then scrolls).
+          function sizes(figure, svg) {
+            var width = svg.width.baseVal.value, height = svg.height.baseVal.value;
+            var boxWidth = figure.clientWidth, boxHeight = parseFloat(getComputedStyle(figure).maxHeight) || innerHeight;
+            if (!width || !height || !boxWidth) { return null; }
+            return {
+              natural: width,
+              fit: width * Math.min(1, boxWidth / width, boxHeight / height),
+              readable: width * Math.max(0.75, Math.min(1, boxWidth / width))
+            };
+          }
+          function setWidth(figure, svg, width) {
+            svg.style.maxWidth = "none";
+            svg.style.width = width + "px";
+            figure.setAttribute("data-width", String(width));
+          }
+          // factor 0: the whole diagram; otherwise the width times factor, between whole and 4 times its
+          // drawn size, keeping the point at the middle of the box where it is.
           function zoom(figure, factor) {
             var svg = figure.querySelector("svg");
-            if (!svg) { return; }
-            var base = parseFloat(figure.getAttribute("data-base") || "0");
-            if (!base) {
-              base = svg.getBoundingClientRect().width;
-              figure.setAttribute("data-base", String(base));
-            }
-            var scale = factor === 0 ? 1 : Math.min(8, Math.max(0.25, parseFloat(figure.getAttribute("data-scale") || "1") * factor));
-            figure.setAttribute("data-scale", String(scale));
-            if (scale === 1) {
-              svg.style.width = "";
-              svg.style.maxWidth = "";
-            } else {
-              svg.style.maxWidth = "none";
-              svg.style.width = (base * scale) + "px";
-            }
+            var size = svg && sizes(figure, svg);
+            if (!size) { return; }
+            var current = parseFloat(figure.getAttribute("data-width") || "0") || svg.getBoundingClientRect().width;
+            var width = factor === 0 ? size.fit : Math.min(4 * size.natural, Math.max(size.fit, current * factor));
+            var x = (figure.scrollLeft + figure.clientWidth / 2) / current, y = (figure.scrollTop + figure.clientHeight / 2) / current;
+            setWidth(figure, svg, width);
+            figure.scrollLeft = x * width - figure.clientWidth / 2;
+            figure.scrollTop = y * width - figure.clientHeight / 2;
           }
+          document.querySelectorAll("figure.diagram").forEach(function (figure) {
+            var svg = figure.querySelector("svg");
+            var size = svg && sizes(figure, svg);
+            if (!size) { return; }
+            setWidth(figure, svg, size.readable);
+            // Wider than its box: from the left edge, where the title and legend start, unless where the
+            // flow begins (its first node) is then out of view, which is put in the middle instead.
+            var first = svg.querySelector("g.node");
+            if (first) {
+              var node = first.getBoundingClientRect(), whole = svg.getBoundingClientRect();
+              var x = node.left + node.width / 2 - whole.left;
+              figure.scrollLeft = x < figure.clientWidth - 40 ? 0 : x - figure.clientWidth / 2;
+            }
+          });
           var factors = { "in": 1.25, "out": 0.8, "fit": 0 };
           document.addEventListener("click", function (event) {
             var button = event.target.closest("button[data-zoom]");

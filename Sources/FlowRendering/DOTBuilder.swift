@@ -86,6 +86,10 @@ public struct DOTBuilder: Sendable {
     /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
     var marks: DiagramMarks?
 
+    /// True while drawing a state machine: its findings speak of states ("no such state"), as its
+    /// readers do (see `FindingPhrase`).
+    var drawsStates = false
+
     /// Creates a builder.
     public init(layout: Layout = .automatic) { self.layout = layout }
 
@@ -224,7 +228,7 @@ public struct DOTBuilder: Sendable {
 
     /// The diagram's title: the flow's name, and under it its kind and its status (`FlowStatus`).
     func title(of flow: Flow, status: FlowStatus) -> String {
-        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(Self.kindDescription(flow.kind) + " · " + status.text))</FONT>"
+        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(Self.kindDescription(of: flow) + " · " + status.text))</FONT>"
     }
 
     // MARK: - Nodes
@@ -354,7 +358,7 @@ public struct DOTBuilder: Sendable {
         } else if let type = transition.carriedType {
             label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
         }
-        let marks = FindingPhrase.texts(findings).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Self.html($0.text))</FONT>" }
+        let marks = FindingPhrase.texts(findings, stateMachine: stateMachine || drawsStates).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Self.html($0.text))</FONT>" }
         // The prefix says where the label leads; a transition with nothing to say gets none.
         if !prefix.isEmpty, label != nil || !marks.isEmpty {
             label = label.map { Self.html(prefix) + $0 } ?? Self.html(String(prefix.dropLast()))
@@ -421,7 +425,7 @@ public struct DOTBuilder: Sendable {
 
     /// `✖ may be missing: token`, in the finding's colour (see `FindingPhrase`).
     func findingRow(_ finding: Finding) -> String {
-        "<FONT POINT-SIZE=\"9\" COLOR=\"\(SeverityStyle.of(finding.severity).colour)\">\(Self.html(FindingPhrase.text(finding)))</FONT>"
+        "<FONT POINT-SIZE=\"9\" COLOR=\"\(SeverityStyle.of(finding.severity).colour)\">\(Self.html(FindingPhrase.text(finding, stateMachine: drawsStates)))</FONT>"
     }
 
     /// Records in `kindsShown` the severity of each of `findings`: the legend lists each mark drawn.
@@ -440,15 +444,18 @@ public struct DOTBuilder: Sendable {
 
     func fill(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.fill ?? style.stepFill }
 
-    /// How a diagram names a kind of flow to its readers ("Flow-iOS flow", "FlowKit state machine").
-    public static func kindDescription(_ kind: FlowKind) -> String {
-        switch kind {
+    /// How every output names what a flow is to its readers ("Flow-iOS flow", "FlowKit state
+    /// machine"): a PlantUML diagram that FlowKit does not generate code from is a "PlantUML state
+    /// machine" (`Flow.stateMachine`, decided by the loader's `FlowKitDialect`).
+    public static func kindDescription(of flow: Flow) -> String {
+        switch flow.kind {
         case .declarative: return "FlowLens flow"
         case .flowIOS: return "Flow-iOS flow"
         case .flowState: return "FlowState flow"
         case .syrup: return "Syrup progression"
         case .elevate: return "Elevate task"
-        case .flowKit: return "FlowKit state machine"
+        // A machine built without the loader (no `stateMachine`) is taken at its kind's word.
+        case .flowKit: return flow.stateMachine.map(\.isFlowKit) == false ? "PlantUML state machine" : "FlowKit state machine"
         case .reflected: return "reflected flow"
         }
     }

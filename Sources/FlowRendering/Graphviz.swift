@@ -38,8 +38,26 @@ public enum Graphviz {
     /// Nil where the plugins cannot be loaded one by one: then the shared context is used.
     nonisolated(unsafe) private static let freshLayout = FreshLayout()
 
+    /// The resolution of a PNG at scale 1, in pixels per inch: Graphviz's own for bitmaps, at which a
+    /// 9-point label is 12 pixels high.
+    public static let pngResolution = 96.0
+
+    /// The largest PNG scale: a picture's pixels grow with its square, and Graphviz shrinks any PNG
+    /// wider or taller than 32 767 pixels to fit, so a larger scale could only waste memory.
+    public static let maximumScale = 10.0
+
+    /// Whether `scale` is one `render(dot:format:scale:)` accepts: a number above 0, at most `maximumScale`.
+    public static func isValidScale(_ scale: Double) -> Bool { scale.isFinite && scale > 0 && scale <= maximumScale }
+
     /// Lays out `dot` with the `dot` engine and renders it.
-    public static func render(dot: String, format: GraphvizFormat) throws -> Data {
+    ///
+    /// `scale` multiplies a PNG's size in pixels (its resolution: `pngResolution` × `scale` pixels per
+    /// inch), for sharp pictures on high-density screens; the layout is the same at every scale. Vector
+    /// formats (SVG, PDF) have no pixels and ignore it. An invalid scale (see `isValidScale`) throws.
+    public static func render(dot: String, format: GraphvizFormat, scale: Double = 1) throws -> Data {
+        guard isValidScale(scale) else {
+            throw GraphvizError(description: "a PNG scale must be a number above 0 and at most \(Int(maximumScale)), not \(scale)")
+        }
         lock.lock()
         defer { lock.unlock() }
         let fresh = freshLayout?.makeContext()
@@ -58,6 +76,15 @@ public enum Graphviz {
             throw GraphvizError(description: "Graphviz could not parse the DOT text: \(messages.joined(separator: "; "))")
         }
         defer { agclose(graph) }
+        if format == .png, scale != 1 {
+            // Read when the layout starts, so it is set before: it only changes how many pixels an inch is.
+            _ = "dpi".withCString { name in
+                "\(pngResolution * scale)".withCString { value in
+                    "".withCString { agsafeset(UnsafeMutableRawPointer(graph), UnsafeMutablePointer(mutating: name),
+                                               UnsafeMutablePointer(mutating: value), UnsafeMutablePointer(mutating: $0)) }
+                }
+            }
+        }
         guard gvLayout(gvc, graph, "dot") == 0 else {
             throw GraphvizError(description: "Graphviz could not lay out the graph: \(messages.joined(separator: "; "))")
         }

@@ -64,7 +64,7 @@ public struct MermaidBuilder: Sendable {
     public init() {}
 
     /// What a flow is, as its diagrams' titles say (`Flow-iOS flow`, `FlowKit state machine`).
-    public static func kindDescription(_ kind: FlowKind) -> String { DOTBuilder.kindDescription(kind) }
+    public static func kindDescription(of flow: Flow) -> String { DOTBuilder.kindDescription(of: flow) }
 
     /// The diagrams of `flow` (one, unless it is too large), with `findings` marked. `flows` are the
     /// graph's other flows: a FlowKit composite state is drawn with the sub-machine found there.
@@ -227,8 +227,11 @@ public struct MermaidBuilder: Sendable {
     /// `✖ may be missing: token` (see `FindingPhrase`).
     static func findingRow(_ finding: Finding) -> String { FindingPhrase.text(finding) }
 
+    /// `✖ no such state: …`: a finding in a state machine's words.
+    static func stateFindingRow(_ finding: Finding) -> String { FindingPhrase.text(finding, stateMachine: true) }
+
     /// The rows under a step's name: its type, details, data, implementation (when `detailed`), then its findings.
-    static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow]) -> [String] {
+    static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow], stateMachine: Bool = false) -> [String] {
         var rows: [String] = []
         if detailed {
             if let content = step.contentType, content.spelling != "Void", content.spelling != "()" {
@@ -253,7 +256,7 @@ public struct MermaidBuilder: Sendable {
             if !writes.isEmpty { rows.append("gives " + list(writes)) }
             if let implementation = step.implementation, implementation != step.name { rows.append(implementation) }
         }
-        rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
+        rows += findings.sorted(by: Finding.reportOrder).map { FindingPhrase.text($0, stateMachine: stateMachine) }
         return rows
     }
 
@@ -475,10 +478,10 @@ struct MermaidMachineWriter {
                 lines.append("\(indent)}")
                 // Mermaid cannot style a composite state: its findings go in a note.
                 if !stepFindings.isEmpty {
-                    notes.append("\(indent)note right of \(id(i)) : \(unquoted(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow)))")
+                    notes.append("\(indent)note right of \(id(i)) : \(unquoted(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.stateFindingRow)))")
                 }
             } else {
-                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows)
+                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows, stateMachine: true)
                 if step.kind == .subflow { rows.insert("has its own states, drawn in its own diagram", at: 0) }
                 lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i))")
                 if let c = MermaidBuilder.findingClass(stepFindings) {
@@ -491,7 +494,7 @@ struct MermaidMachineWriter {
             }
         }
         if !flowFindings.isEmpty, let first = flow.steps.indices.first(where: { !pseudo.contains($0) }) {
-            notes.append("\(indent)note left of \(id(first)) : \(unquoted(flowFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.findingRow)))")
+            notes.append("\(indent)note left of \(id(first)) : \(unquoted(flowFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.stateFindingRow)))")
         }
 
         // Begin and End are `[*]`; a machine whose entry is not a Begin starts from `[*]` too.
@@ -518,7 +521,7 @@ struct MermaidMachineWriter {
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
             var rows: [String] = []
             if let text = transition.displayLabel ?? transition.carriedType.map(\.spelling) { rows.append(text) }
-            rows += FindingPhrase.texts(edgeFindings).map(\.text)
+            rows += FindingPhrase.texts(edgeFindings, stateMachine: true).map(\.text)
             let line = "\(source) --> \(target)\(rows.isEmpty ? "" : " : \(unquoted(rows))")"
             if crosses { crossing.append("  " + line) } else { lines.append(indent + line) }
         }

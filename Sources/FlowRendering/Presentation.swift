@@ -3,7 +3,8 @@ import FlowModel
 /// How a severity is shown, in every output (SVG, Mermaid, Markdown, the review page): one glyph, one
 /// colour, one fill and one word, so that a mark means the same thing wherever a reader meets it.
 public struct SeverityStyle: Hashable, Sendable {
-    /// The mark written before a finding: ✖, ▲ or ●.
+    /// The mark written before a finding: ✖, ▲ or ◆. Each differs from every shape a diagram's legend
+    /// names (● is a start dot and where branches meet, ◉ an end), so a mark is never read as a node.
     public let glyph: String
     /// Line and text colour.
     public let colour: String
@@ -17,7 +18,7 @@ public struct SeverityStyle: Hashable, Sendable {
         switch severity {
         case .error: return SeverityStyle(glyph: "✖", colour: "#C62828", fill: "#FDECEA", word: "error")
         case .warning: return SeverityStyle(glyph: "▲", colour: "#B26A00", fill: "#FFF4E0", word: "warning")
-        case .note: return SeverityStyle(glyph: "●", colour: "#546E7A", fill: "#ECEFF1", word: "note")
+        case .note: return SeverityStyle(glyph: "◆", colour: "#546E7A", fill: "#ECEFF1", word: "note")
         }
     }
 
@@ -31,7 +32,7 @@ public struct SeverityStyle: Hashable, Sendable {
         switch severity {
         case .error: return "✖ red: error"
         case .warning: return "▲ orange: warning"
-        case .note: return "● blue-grey: note"
+        case .note: return "◆ blue-grey: note"
         }
     }
 }
@@ -113,8 +114,9 @@ public enum SubMachines {
 
 /// A finding in a few plain words, as a diagram shows it: "✖ may be missing: deliverySlot".
 public enum FindingPhrase {
-    /// The words for a rule (without its key); the rule id for a rule not listed.
-    public static func words(forRule rule: String) -> String {
+    /// The words for a rule (without its key); the rule id for a rule not listed. `stateMachine`: the
+    /// finding is in a state machine (`FlowKind.flowKit`), whose readers know its steps as states.
+    public static func words(forRule rule: String, stateMachine: Bool = false) -> String {
         switch rule {
         case "missing-data-key": return "may be missing"
         case "type-mismatch": return "type does not match"
@@ -124,7 +126,7 @@ public enum FindingPhrase {
         case "duplicate-step": return "defined twice"
         case "dead-end": return "goes nowhere"
         case "stuck-step": return "can get stuck"
-        case "unknown-step": return "no such step"
+        case "unknown-step": return stateMachine ? "no such state" : "no such step"
         case "unknown-operation": return "unknown operation"
         case "crossing-transition": return "crosses a composite's border"
         case "missing-handler": return "no handler"
@@ -139,17 +141,18 @@ public enum FindingPhrase {
         }
     }
 
-    /// `✖ may be missing: deliverySlot` (the glyph of the finding's severity).
-    public static func text(_ finding: Finding) -> String {
-        "\(SeverityStyle.of(finding.severity).glyph) \(words(forRule: finding.rule))" + (finding.key.map { ": \($0)" } ?? "")
+    /// `✖ may be missing: deliverySlot` (the glyph of the finding's severity); `stateMachine` as for
+    /// `words(forRule:stateMachine:)`.
+    public static func text(_ finding: Finding, stateMachine: Bool = false) -> String {
+        "\(SeverityStyle.of(finding.severity).glyph) \(words(forRule: finding.rule, stateMachine: stateMachine))" + (finding.key.map { ": \($0)" } ?? "")
     }
 
     /// The phrase of every distinct finding on one element, worst first, with its severity: for an
     /// edge's label.
-    public static func texts(_ findings: [Finding]) -> [(severity: Severity, text: String)] {
+    public static func texts(_ findings: [Finding], stateMachine: Bool = false) -> [(severity: Severity, text: String)] {
         var seen = Set<String>()
         return findings.sorted { ($0.severity, $1.rule, $1.key ?? "") > ($1.severity, $0.rule, $0.key ?? "") }
-            .map { ($0.severity, text($0)) }.filter { seen.insert($0.text).inserted }
+            .map { ($0.severity, text($0, stateMachine: stateMachine)) }.filter { seen.insert($0.text).inserted }
     }
 }
 

@@ -29,7 +29,9 @@ import FlowModel
 extension DOTBuilder {
     /// The DOT text of a FlowKit machine, its composite states drawn with the machines in `flows`.
     func stateMachineDiagram(for flow: Flow, findings: [Finding], flows: [Flow]) -> Diagram {
-        var writer = MachineWriter(builder: self, flows: flows, findings: findings)
+        var builder = self
+        builder.drawsStates = true
+        var writer = MachineWriter(builder: builder, flows: flows, findings: findings)
         _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id], outer: [:])
 
         let title = self.title(of: flow, status: FlowStatus(of: flow, findings: findings, flows: flows)) + (marks?.titleRow ?? "")

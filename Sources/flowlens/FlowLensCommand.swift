@@ -250,6 +250,7 @@ struct Export: ParsableCommand {
             EXAMPLES
               flowlens export samples --output output
               flowlens export Flows --output docs/flows --format png
+              flowlens export Flows --output docs/flows --format png --scale 2
               flowlens export Flows --output review --format html
             """)
 
@@ -264,12 +265,25 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("svg, dot, png or pdf: one diagram a flow; mermaid: one Mermaid diagram (.mmd) a flow; md: one Markdown page a flow (its Mermaid diagram and findings); html: one review page for the run (index.html).", valueName: "format"))
     var format: ExportFormat = .svg
 
+    @Option(help: ArgumentHelp("For --format png: how many times larger than its natural size (96 pixels an inch) each picture is, a number above 0 and at most \(Int(Graphviz.maximumScale)), e.g. 2 for high-density screens (default: 1).", valueName: "scale"))
+    var scale: Double?
+
+    func validate() throws {
+        guard let scale else { return }
+        guard format == .png else {
+            throw ValidationError("--scale sizes PNG pictures: use it with --format png (got --format \(format.rawValue)).")
+        }
+        guard Graphviz.isValidScale(scale) else {
+            throw ValidationError("--scale takes a number above 0 and at most \(Int(Graphviz.maximumScale)), e.g. --scale 2 (got '\(scale)').")
+        }
+    }
+
     func run() throws {
         let report = try input.report()
         let written: [String]
         var failed = false
         var removed: [String] = []
-        let exporter = Exporter(format: format)
+        let exporter = Exporter(format: format, scale: scale ?? 1)
         var failures: [WriteFailure] = []
         do {
             written = try exporter.export(report, to: output)

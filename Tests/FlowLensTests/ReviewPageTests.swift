@@ -26,9 +26,14 @@ struct ReviewPageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["index.html", "report.json"])
         let page = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
         let report = try flowlens(["check", "samples", "--format", "json"])
-        let flows = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])["flows"] as? [Any]
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let flows = json["flows"] as? [Any]
         #expect(page.components(separatedBy: "<section class=\"flow ").count - 1 == flows?.count)
-        #expect(page.contains("39 errors, 10 warnings, 2 notes"))
+        // The page's summary counts what check reports.
+        let severities = (json["findings"] as? [[String: Any]] ?? []).compactMap { $0["severity"] as? String }
+        let counts = ["error", "warning", "note"].map { word in (severities.filter { $0 == word }.count, word) }
+        #expect(counts[0].0 > 0 && counts[1].0 > 0 && counts[2].0 > 0)
+        #expect(page.contains(counts.map { "\($0.0) \($0.1)s" }.joined(separator: ", ")), "\(counts)")
     }
 
     @Test("output/review/index.html is what 'flowlens export samples --output output/review --format html' writes")
@@ -54,6 +59,51 @@ struct ReviewPageTests {
         let image = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
         #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         Attachment.record(image, named: "review-page.png")
+    }
+
+    /// Writes `report`'s page to `.build/test-output/NAME/index.html` and checks it in Chromium, leaving
+    /// the screenshots `NAME.png` (the section of `flow`) and `NAME-index.png` (the page's first window)
+    /// beside the folder for people to look at.
+    func checkWithScreenshots(_ report: Report, name: String, flow: String) throws {
+        let folder = Self.testOutput + "/" + name
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ReviewPage().render(report).write(toFile: folder + "/index.html", atomically: true, encoding: .utf8)
+        let screenshot = Self.testOutput + "/\(name).png", index = Self.testOutput + "/\(name)-index.png"
+        for file in [screenshot, index] { try? FileManager.default.removeItem(atPath: file) }
+        let run = try checkInChromium(folder + "/index.html", arguments: ["--screenshot", screenshot, "--flow", flow, "--index-screenshot", index])
+        #expect(run.status == 0, "\(name): \(run.stderr)")
+        for file in [screenshot, index] {
+            let image = try #require(FileManager.default.contents(atPath: file), "no screenshot at \(file)")
+            #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            Attachment.record(image, named: (file as NSString).lastPathComponent)
+        }
+    }
+
+    @Test("in Chromium, with screenshots: a small flow, a generated 1000-step flow and a FlowKit machine with a composite state")
+    func screenshots() throws {
+        let small = FlowLens.check(["samples/declarative/broken/missing-data-key.flow.yaml"], workingDirectory: packageRoot)
+        try checkWithScreenshots(small, name: "review-small", flow: "Delivery")
+        let large = FlowLens.analyze(FlowGraph(flows: [LargeFlow.make(steps: 1000)]))
+        #expect(large.graph.flows[0].steps.count >= 1000)
+        try checkWithScreenshots(large, name: "review-large", flow: "Large order pipeline")
+        let machine = FlowLens.check(["samples/flowkit/LoginFlow.puml", "samples/flowkit/LoginFlowController.swift"], workingDirectory: packageRoot)
+        #expect(machine.graph.flows.contains { $0.parent != nil }, "Login Flow has a composite state")
+        try checkWithScreenshots(machine, name: "review-flowkit", flow: "Login Flow")
+    }
+
+    @Test("a page of 100 flows, some with problems, works in Chromium; screenshots of its index and a flow")
+    func hundredFlows() throws {
+        // One to nine segments: from four on a flow has a missing key (an error), from eight an unused one too.
+        let flows = (0..<100).map { n -> Flow in
+            var flow = LargeFlow.make(steps: LargeFlow.segmentSize * (1 + n % 9), errorEvery: 1 + n % 3)
+            flow.id = "pipeline-\(n)"
+            flow.name = ["Order pipeline", "Returns desk", "Stock count", "Courier hand-over"][n % 4] + " \(n + 1)"
+            return flow
+        }
+        let report = FlowLens.analyze(FlowGraph(flows: flows))
+        let statuses = Set(flows.map { FlowStatus(of: $0, findings: report.findings, flows: flows).cssClass })
+        #expect(statuses == ["status-clean", "status-error"] && !report.warnings.isEmpty, "\(statuses)")
+        try checkWithScreenshots(report, name: "review-100-flows", flow: "Courier hand-over 96")
     }
 
     @Test("user text cannot inject markup or script: hostile names are shown as text, in the page and in Chromium")
@@ -192,7 +242,7 @@ struct ReviewPageTests {
         let index = try #require(page.range(of: "<table class=\"index\">").map { String(page[$0.lowerBound...]) })
         let rows = index.components(separatedBy: "<tr class=\"").dropFirst().prefix(5).map { String($0.prefix(while: { $0 != "\"" })) }
         #expect(rows == ["status-error", "status-error", "status-warning", "status-note", "status-error"], "\(rows)")
-        #expect(try section(3).contains("<span class=\"badge note\">● 1 note</span>"))
+        #expect(try section(3).contains("<span class=\"badge note\">◆ 1 note</span>"))
         #expect(try section(4).contains("Bad line.") && section(4).hasPrefix("status-error"))
         let galleryData = try section(2)
         #expect(galleryData.contains("<tr class=\"has-problems worst-warning\">"))

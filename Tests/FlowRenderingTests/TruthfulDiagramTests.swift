@@ -1,5 +1,6 @@
 import FlowLensTestSupport
 import FlowModel
+import FlowRules
 @testable import FlowRendering
 import Foundation
 import Testing
@@ -44,15 +45,110 @@ struct TruthfulDiagramTests {
         #expect(texts.contains { $0.hasSuffix("1 warning") })
     }
 
-    @Test("a flow with only a note is not 'no problems found'; the note is ● blue-grey, in the legend")
+    @Test("a flow with only a note is not 'no problems found'; the note is ◆ blue-grey, in the legend")
     func noteOnly() throws {
         let note = Finding(rule: "unanalyzable-flow", severity: .note, message: "m", location: nil, flow: "order", step: "pick")
         let texts = try svgTexts(orderFlow(), findings: [note])
         #expect(!texts.contains { $0.contains("no problems found") })
         #expect(texts.contains { $0.hasSuffix("1 note") })
-        #expect(texts.contains("● could not be read fully"))
-        #expect(texts.contains("● blue-grey: note"))
+        #expect(texts.contains("◆ could not be read fully"))
+        #expect(texts.contains("◆ blue-grey: note"))
         #expect(!texts.contains { $0.contains("▲") || $0.contains("✖") })
+    }
+
+    @Test("a finding's mark is never the mark of a shape: each severity glyph starts exactly one legend entry, its own")
+    func distinctMarks() throws {
+        let everything: Set<String> = ["initial", "state", "composite", "final", "final-fail", "start", "step", "branch", "join", "group",
+                                       "subflow", "end", "fail", "error-edge", "unreachable", "error", "warning", "note"]
+        let legend = DOTBuilder().legend(everything)
+        let entries = legend.matches(of: /<FONT POINT-SIZE="9" COLOR="[^"]*">([^<]*)<\/FONT>/).map { String($0.output.1) }
+        #expect(entries.count == everything.count)
+        for severity in Severity.allCases {
+            let glyph = SeverityStyle.of(severity).glyph
+            #expect(entries.filter { $0.hasPrefix(glyph) } == [SeverityStyle.legendText(severity)], "\(glyph): \(entries)")
+        }
+        // A machine with a note and a start dot, drawn: the two marks differ on the picture too.
+        let machine = Flow(id: "Kiosk", kind: .flowKit,
+                           steps: [Step(id: "Begin", kind: .start), Step(id: "Idle", kind: .state), Step(id: "End", kind: .end)],
+                           transitions: [Transition(from: "Begin", to: "Idle"), Transition(from: "Idle", to: "End", label: "card")])
+        let note = Finding(rule: "unanalyzable-flow", severity: .note, message: "m", location: nil, flow: "Kiosk", step: "Idle")
+        let texts = try svgTexts(machine, findings: [note])
+        let begins = try #require(texts.first { $0.hasSuffix("where it begins (with its input)") })
+        let marked = try #require(texts.first { $0.hasSuffix("could not be read fully") })
+        #expect(begins.first != marked.first)
+    }
+
+    @Test("unknown-step says 'no such state' in a state machine's words, and 'no such step' in a flow's")
+    func unknownStepWords() throws {
+        let machine = Flow(id: "Returns", kind: .flowKit,
+                           steps: [Step(id: "Begin", kind: .start), Step(id: "Inspect", kind: .state, contentType: "Parcel"),
+                                   Step(id: "Refund", kind: .state, contentType: "Money"), Step(id: "End", kind: .end)],
+                           transitions: [Transition(from: "Begin", to: "Inspect"), Transition(from: "Inspect", to: "Refund"),
+                                         Transition(from: "Inspect", to: "Repair", label: "fixable"), Transition(from: "Refund", to: "End")])
+        let findings = [
+            Finding(rule: "unknown-step", severity: .error, message: "m", location: nil, flow: "Returns", step: "Inspect",
+                    edge: EdgeReference(from: "Inspect", to: "Repair")),
+            // As a FlowKit handler that returns a state the diagram lacks is reported: on its state.
+            Finding(rule: "unknown-step", severity: .error, message: "m", location: nil, flow: "Returns", step: "Refund"),
+        ]
+        let texts = try svgTexts(machine, findings: findings)
+        #expect(texts.filter { $0 == "✖ no such state" }.count == 2, "\(texts)")
+        #expect(!texts.contains { $0.contains("no such step") })
+        let mermaid = MermaidBuilder().diagrams(for: machine, findings: findings)[0].text
+        #expect(mermaid.contains("✖ no such state") && !mermaid.contains("no such step"))
+        // Nested in another machine's composite, its findings keep the state words.
+        let shop = Flow(id: "Shop", kind: .flowKit,
+                        steps: [Step(id: "Begin", kind: .start), Step(id: "Returns", kind: .subflow, subflow: "Returns"), Step(id: "End", kind: .end)],
+                        transitions: [Transition(from: "Begin", to: "Returns"), Transition(from: "Returns", to: "End")])
+        var nested = machine
+        nested.parent = "Shop"
+        let outer = try svgTexts(shop, findings: findings, flows: [shop, nested])
+        #expect(outer.filter { $0 == "✖ no such state" }.count == 2 && !outer.contains { $0.contains("no such step") })
+
+        var flow = orderFlow()
+        flow.transitions.append(Transition(from: "pick", to: "reprint"))
+        let onFlow = Finding(rule: "unknown-step", severity: .error, message: "m", location: nil, flow: "order", step: "pick",
+                             edge: EdgeReference(from: "pick", to: "reprint"))
+        let flowTexts = try svgTexts(flow, findings: [onFlow])
+        #expect(flowTexts.contains("✖ no such step") && !flowTexts.contains { $0.contains("no such state") })
+    }
+
+    @Test("the subtitle names a PlantUML diagram FlowKit does not generate a 'PlantUML state machine', a FlowKit one a 'FlowKit state machine'")
+    func plantUMLKind() throws {
+        let firmware = """
+            @startuml
+            title Card reader firmware
+            [*] --> Idle
+            Idle : waiting for a card
+            Idle --> Reading : card inserted
+            Reading : reads the chip, then asks for the PIN
+            Reading --> Idle : card removed
+            Reading --> Authorised : PIN accepted
+            Authorised --> [*]
+            @enduml
+            """
+        let returns = """
+            @startuml
+            title Parcel Return
+            [*] --> ChooseItems
+            ChooseItems: [OrderLine]
+            ChooseItems --> PrintLabel
+            PrintLabel: ReturnLabel
+            PrintLabel --> [*]: ReturnLabel
+            @enduml
+            """
+        for (text, file, kind, other) in [(firmware, "reader.puml", "PlantUML state machine", "FlowKit"),
+                                          (returns, "ParcelReturn.puml", "FlowKit state machine", "PlantUML")] {
+            let graph = load(text, file: file)
+            let flow = try #require(graph.flows.first)
+            #expect(flow.stateMachine?.isFlowKit == (kind.hasPrefix("FlowKit")))
+            let findings = Analyzer().analyze(graph)
+            let status = FlowStatus(of: flow, findings: findings, flows: graph.flows)
+            let texts = try svgTexts(flow, findings: findings, flows: graph.flows)
+            #expect(texts.contains("\(kind) · \(status.text)"), "\(file): \(texts)")
+            #expect(!texts.contains { $0.hasPrefix(other) }, "\(file)")
+            #expect(MermaidBuilder.kindDescription(of: flow) == kind)
+        }
     }
 
     @Test("a warning on the 'Starts with' box is listed in the legend")
