@@ -144,7 +144,12 @@ public enum FindingPhrase {
     /// `✖ may be missing: deliverySlot` (the glyph of the finding's severity); `stateMachine` as for
     /// `words(forRule:stateMachine:)`.
     public static func text(_ finding: Finding, stateMachine: Bool = false) -> String {
-        "\(SeverityStyle.of(finding.severity).glyph) \(words(forRule: finding.rule, stateMachine: stateMachine))" + (finding.key.map { ": \($0)" } ?? "")
+        var words = words(forRule: finding.rule, stateMachine: stateMachine)
+        // On a state rather than an edge, `unknown-step` is a handler that moves where the diagram
+        // draws no transition (to a state that exists, or to none): "no such state" would be false
+        // when the state is drawn right there.
+        if stateMachine, finding.rule == "unknown-step", finding.edge == nil { words = "no such transition" }
+        return "\(SeverityStyle.of(finding.severity).glyph) \(words)" + (finding.key.map { ": \($0)" } ?? "")
     }
 
     /// The phrase of every distinct finding on one element, worst first, with its severity: for an

@@ -78,7 +78,7 @@ struct TruthfulDiagramTests {
         #expect(begins.first != marked.first)
     }
 
-    @Test("unknown-step says 'no such state' in a state machine's words, and 'no such step' in a flow's")
+    @Test("unknown-step says 'no such state' (on an edge) or 'no such transition' (on a state, a handler's move) in a state machine's words, and 'no such step' in a flow's")
     func unknownStepWords() throws {
         let machine = Flow(id: "Returns", kind: .flowKit,
                            steps: [Step(id: "Begin", kind: .start), Step(id: "Inspect", kind: .state, contentType: "Parcel"),
@@ -92,10 +92,11 @@ struct TruthfulDiagramTests {
             Finding(rule: "unknown-step", severity: .error, message: "m", location: nil, flow: "Returns", step: "Refund"),
         ]
         let texts = try svgTexts(machine, findings: findings)
-        #expect(texts.filter { $0 == "✖ no such state" }.count == 2, "\(texts)")
+        #expect(texts.filter { $0 == "✖ no such state" }.count == 1, "\(texts)")
+        #expect(texts.filter { $0 == "✖ no such transition" }.count == 1, "\(texts)")
         #expect(!texts.contains { $0.contains("no such step") })
         let mermaid = MermaidBuilder().diagrams(for: machine, findings: findings)[0].text
-        #expect(mermaid.contains("✖ no such state") && !mermaid.contains("no such step"))
+        #expect(mermaid.contains("✖ no such state") && mermaid.contains("✖ no such transition") && !mermaid.contains("no such step"))
         // Nested in another machine's composite, its findings keep the state words.
         let shop = Flow(id: "Shop", kind: .flowKit,
                         steps: [Step(id: "Begin", kind: .start), Step(id: "Returns", kind: .subflow, subflow: "Returns"), Step(id: "End", kind: .end)],
@@ -103,7 +104,8 @@ struct TruthfulDiagramTests {
         var nested = machine
         nested.parent = "Shop"
         let outer = try svgTexts(shop, findings: findings, flows: [shop, nested])
-        #expect(outer.filter { $0 == "✖ no such state" }.count == 2 && !outer.contains { $0.contains("no such step") })
+        #expect(outer.filter { $0 == "✖ no such state" }.count == 1 && outer.filter { $0 == "✖ no such transition" }.count == 1
+                    && !outer.contains { $0.contains("no such step") })
 
         var flow = orderFlow()
         flow.transitions.append(Transition(from: "pick", to: "reprint"))
