@@ -5,7 +5,7 @@ public struct TypeMismatchRule: Rule {
     public static let description = RuleDescription(
         id: "type-mismatch",
         severity: .error,
-        summary: "A step reads a key as one type while a path reaching it writes another.",
+        summary: "A value has another type than what takes it: a step reads a key as one type while a path reaching it writes another, or (a state machine) a transition or handler hands a state another type than the state takes.",
         rationale: """
             The cast fails at run time on that path (Flow-iOS ends the operation \
             `withMismatchInputDataType`). Two branches that write one key with different types are \

@@ -5,7 +5,7 @@ public struct UnknownStepRule: Rule {
     public static let description = RuleDescription(
         id: "unknown-step",
         severity: .error,
-        summary: "A transition or reference names a step (or sub-flow) that does not exist.",
+        summary: "A transition or reference names a step (or sub-flow) that does not exist, or (a state machine) a handler handles or moves to a state or transition its diagram does not have.",
         rationale: """
             A transition to a missing step is a typo or a step that was removed; at run time the flow \
             cannot continue there. The message suggests the closest existing id.
