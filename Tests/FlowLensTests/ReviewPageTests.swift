@@ -211,12 +211,7 @@ struct ReviewPageTests {
 
     @Test("one status everywhere: a finding inside a sub-machine or an invalid-input of the flow counts in its header and index, a note is not 'no problems', a warning row is not red")
     func oneStatus() throws {
-        let camera = Flow(id: "Camera", kind: .flowKit,
-                          steps: [Step(id: "Begin", kind: .start), Step(id: "Capture", kind: .subflow, subflow: "Capture"), Step(id: "End", kind: .end)],
-                          transitions: [Transition(from: "Begin", to: "Capture"), Transition(from: "Capture", to: "End")])
-        let capture = Flow(id: "Capture", kind: .flowKit,
-                           steps: [Step(id: "Begin", kind: .start), Step(id: "Focus", kind: .state), Step(id: "End", kind: .end)],
-                           transitions: [Transition(from: "Begin", to: "Focus"), Transition(from: "Focus", to: "End")], parent: "Camera")
+        let (camera, capture) = cameraWithCaptureMachine()
         let gallery = Flow(id: "Gallery", kind: .declarative,
                            steps: [Step(id: "open", name: "Open album", writes: [DataAccess(key: "albumID")]), Step(id: "done", kind: .end)],
                            transitions: [Transition(from: "open", to: "done")])

@@ -171,12 +171,7 @@ struct TruthfulDiagramTests {
 
     @Test("the status counts an invalid-input finding of the flow and findings inside its sub-machines")
     func statusScope() throws {
-        let outer = Flow(id: "Camera", kind: .flowKit,
-                         steps: [Step(id: "Begin", kind: .start), Step(id: "Capture", kind: .subflow, subflow: "Capture"), Step(id: "End", kind: .end)],
-                         transitions: [Transition(from: "Begin", to: "Capture"), Transition(from: "Capture", to: "End")])
-        let inner = Flow(id: "Capture", kind: .flowKit,
-                         steps: [Step(id: "Begin", kind: .start), Step(id: "Focus", kind: .state), Step(id: "End", kind: .end)],
-                         transitions: [Transition(from: "Begin", to: "Focus"), Transition(from: "Focus", to: "End")], parent: "Camera")
+        let (outer, inner) = cameraWithCaptureMachine()
         let findings = [
             Finding(rule: "stuck-step", severity: .error, message: "m", location: nil, flow: "Capture", step: "Focus"),
             Finding(rule: "invalid-input", severity: .error, message: "bad", location: SourceLocation(file: "Camera.puml", line: 3), flow: "Camera"),

@@ -105,3 +105,15 @@ public let showcaseYAML = """
           - {id: charge, reads: {total: Decimal}, writes: {receipt: String}, next: ok}
           - {id: ok, kind: end}
     """
+
+/// A FlowKit machine `Camera` whose composite state `Capture` is a machine of its own (one state,
+/// `Focus`): for tests of what counts for a machine's status (findings inside its sub-machines).
+public func cameraWithCaptureMachine() -> (outer: Flow, inner: Flow) {
+    let outer = Flow(id: "Camera", kind: .flowKit,
+                     steps: [Step(id: "Begin", kind: .start), Step(id: "Capture", kind: .subflow, subflow: "Capture"), Step(id: "End", kind: .end)],
+                     transitions: [Transition(from: "Begin", to: "Capture"), Transition(from: "Capture", to: "End")])
+    let inner = Flow(id: "Capture", kind: .flowKit,
+                     steps: [Step(id: "Begin", kind: .start), Step(id: "Focus", kind: .state), Step(id: "End", kind: .end)],
+                     transitions: [Transition(from: "Begin", to: "Focus"), Transition(from: "Focus", to: "End")], parent: "Camera")
+    return (outer, inner)
+}
