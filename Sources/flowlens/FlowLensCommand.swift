@@ -171,6 +171,27 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// `--format` and `--color`, for the commands that print a report (`check`, `merge`).
+struct ReportOutputOptions: ParsableArguments {
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: the configuration's, else text).", valueName: "format"))
+    var formatOption: ReportFormat?
+
+    @Option(name: .customLong("color"),
+            help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
+    var colorOption: ColorMode?
+
+    /// The format: the option, else `configuration`'s `output.format`, else text.
+    func format(_ configuration: Configuration) -> ReportFormat {
+        formatOption ?? configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text
+    }
+
+    /// The colour mode: the option, else `configuration`'s `output.color`, else auto.
+    func color(_ configuration: Configuration) -> ColorMode {
+        colorOption ?? configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto
+    }
+}
+
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check flows and print the findings.",
@@ -188,21 +209,15 @@ struct Check: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .customLong("format"),
-            help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: the configuration's, else text).", valueName: "format"))
-    var formatOption: ReportFormat?
-
-    @Option(name: .customLong("color"),
-            help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto (when standard output is a terminal), always, never (no colours).", valueName: "when"))
-    var colorOption: ColorMode?
+    @OptionGroup var output: ReportOutputOptions
 
     @Option(help: ArgumentHelp("When the check passes (exit status 0), write this empty file: the output a build system needs to rerun the check only when its inputs change (the SwiftPM build-tool plugin).", valueName: "file"))
     var touch: String?
 
     /// The format: the option, else the configuration's `output.format`, else text.
-    var format: ReportFormat { formatOption ?? input.configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text }
+    var format: ReportFormat { output.format(input.configuration) }
     /// The colour mode: the option, else the configuration's `output.color`, else auto.
-    var color: ColorMode { colorOption ?? input.configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto }
+    var color: ColorMode { output.color(input.configuration) }
 
     func run() throws {
         let report = try input.report()

@@ -21,13 +21,7 @@ struct Merge: ParsableCommand {
     @Argument(help: ArgumentHelp("The shards' JSON reports.", valueName: "report"))
     var reports: [String] = []
 
-    @Option(name: .customLong("format"),
-            help: ArgumentHelp("Output format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: the configuration's, else text).", valueName: "format"))
-    var formatOption: ReportFormat?
-
-    @Option(name: .customLong("color"),
-            help: ArgumentHelp("Text output for a person (source lines, carets, colours): auto, always, never.", valueName: "when"))
-    var colorOption: ColorMode?
+    @OptionGroup var output: ReportOutputOptions
 
     @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml of the current folder.", valueName: "file"))
     var config: String?
@@ -62,8 +56,8 @@ struct Merge: ParsableCommand {
         if let maxWarnings { arguments += ["--max-warnings", String(maxWarnings)] }
         let options = try InputOptions.parse(arguments)
         let configuration = options.configuration
-        let format = formatOption ?? configuration.format.flatMap(ReportFormat.init(rawValue:)) ?? .text
-        let color = colorOption ?? configuration.color.flatMap(ColorMode.init(rawValue:)) ?? .auto
+        let format = output.format(configuration)
+        let color = output.color(configuration)
         try Output.write(merged.output(Check.reporter(for: merged.report, format: format, color: color,
                                                                  warningsFail: options.warningsFail(merged.report))))
         if format == .text { Output.error(TextReporter().summary(merged.report)) }
