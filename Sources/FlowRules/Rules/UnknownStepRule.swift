@@ -8,7 +8,8 @@ public struct UnknownStepRule: Rule {
         summary: "A transition or reference names a step (or sub-flow) that does not exist, or (a state machine) a handler handles or moves to a state or transition its diagram does not have.",
         rationale: """
             A transition to a missing step is a typo or a step that was removed; at run time the flow \
-            cannot continue there. The message suggests the closest existing id.
+            cannot continue there. The message suggests the closest existing id; when exactly one id is \
+            closest, `check --fix` renames the target to it (a start or a transition target).
             """,
         triggeringExamples: [
             """
@@ -60,18 +61,27 @@ public struct UnknownStepRule: Rule {
         func hint(_ id: String) -> String {
             Spelling.closest(to: id, in: ids.sorted()).map { "; did you mean '\($0)'?" } ?? ""
         }
+        // Only a single closest id is certain enough to apply; the name must be where its loader says.
+        func fix(_ id: String, at location: SourceLocation?) -> Fix? {
+            Spelling.unique(to: id, in: ids).flatMap { Fix.rename(id, to: $0, at: location) }
+        }
         var findings: [Finding] = []
         for id in flow.entries where !ids.contains(id) {
-            findings.append(context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
-                                            at: flow.entryLocation, step: id))
+            var finding = context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
+                                          at: flow.entryLocation, step: id)
+            finding.fix = fix(id, at: flow.entryLocation)
+            findings.append(finding)
         }
         // An edge into another FlowKit machine is `crossing-transition`'s.
         for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
-            findings.append(context.finding(
+            var finding = context.finding(
                 Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint(transition.to))",
                 at: transition.location ?? flow.step(transition.from)?.location, step: transition.from,
-                edge: EdgeReference(from: transition.from, to: transition.to)))
+                edge: EdgeReference(from: transition.from, to: transition.to))
+            // A fix never turns a transition into a loop on its own step: that is a new flow, not a typo.
+            if Spelling.unique(to: transition.to, in: ids) != transition.from { finding.fix = fix(transition.to, at: transition.location) }
+            findings.append(finding)
         }
         for step in flow.steps {
             guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
