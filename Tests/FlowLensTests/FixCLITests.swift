@@ -95,6 +95,7 @@ struct FixCLITests {
         let original = try plant("getData(name: \"albumId\")", for: "getData(name: \"albumID\")", in: file, occurrence: 3)
         let before = try flowlens(["check", "."], in: root)
         #expect(before.stdout.contains("reads 'albumId', but no step sets it and the flow does not start with it; did you mean 'albumID'?"))
+        #expect(before.stderr.contains("; 1 fixable with 'flowlens check --fix'\n"))
         let fixed = try fixAndCompare(root, originals: ["PhotoShare/Operations/SharingOperations.swift": original], typos: ["albumId"],
                                       diffLines: ["--- a/PhotoShare/Operations/SharingOperations.swift",
                                                   "-        guard let albumID: String = getData(name: \"albumId\") else { return }",
