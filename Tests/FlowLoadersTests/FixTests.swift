@@ -141,6 +141,34 @@ struct FixRangeTests {
         #expect(findings.allSatisfy { $0.fix == nil }, "\(findings.filter { $0.fix != nil })")
     }
 
+    @Test("a sub-flow reference is renamed to the one flow id or name closest to it")
+    func subflowReference() throws {
+        let text = """
+            version: 1
+            flows:
+              - name: Checkout
+                steps:
+                  - {id: pay, flow: charge-crad, next: done}
+                  - id: refund
+                    flow: "Refund Payment"
+                    next: done
+                  - {id: done, kind: end}
+              - name: Charge card
+                id: charge-card
+                steps: [{id: charge, kind: end}]
+              - name: Refund payment
+                steps: [{id: refund, kind: end}]
+            """
+        let findings = checked(text).filter { $0.rule == "unknown-step" }
+        let pay = try #require(findings.first { $0.step == "pay" })
+        #expect(pay.message.hasSuffix("did you mean 'charge-card'?"))
+        #expect(covered(pay.fix?.edits.first?.range, in: text) == "charge-crad" && pay.fix?.edits.first?.replacement == "charge-card")
+        let refund = try #require(findings.first { $0.step == "refund" })
+        #expect(covered(refund.fix?.edits.first?.range, in: text) == "Refund Payment" && refund.fix?.edits.first?.replacement == "Refund payment")
+        let after = try #require(fixed(text, findings))
+        #expect(checked(after).filter { $0.rule == "unknown-step" }.isEmpty)
+    }
+
     @Test("a transition is never fixed into a loop on its own step")
     func noSelfLoop() {
         let text = """

@@ -9,7 +9,7 @@ public struct UnknownStepRule: Rule {
         rationale: """
             A transition to a missing step is a typo or a step that was removed; at run time the flow \
             cannot continue there. The message suggests the closest existing id; when exactly one id is \
-            closest, `check --fix` renames the target to it (a start or a transition target).
+            closest, `check --fix` renames the target to it (a start, a transition target, or a sub-flow reference).
             """,
         triggeringExamples: [
             """
@@ -85,11 +85,16 @@ public struct UnknownStepRule: Rule {
         }
         for step in flow.steps {
             guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
+            // A reference names a flow by id or by name: the fix is the one id or name closest to it,
+            // and the message suggests what the fix would write.
             let names = context.session.graph.flows.map(\.name)
-            let suggestion = Spelling.closest(to: reference, in: names).map { "; did you mean '\($0)'?" } ?? ""
-            findings.append(context.finding(
+            let meant = Spelling.unique(to: reference, in: Set(context.session.graph.flows.flatMap { [$0.id, $0.name] }))
+            let suggestion = (meant ?? Spelling.closest(to: reference, in: names)).map { "; did you mean '\($0)'?" } ?? ""
+            var finding = context.finding(
                 Self.description, "step '\(step.name)' runs the flow '\(reference)', which is not among the flows read\(suggestion)",
-                at: step.location, step: step.id))
+                at: step.location, step: step.id)
+            finding.fix = meant.flatMap { Fix.rename(reference, to: $0, at: step.subflowLocation) }
+            findings.append(finding)
         }
         return findings + handlerReturns(context)
     }
