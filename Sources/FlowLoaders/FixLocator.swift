@@ -145,6 +145,13 @@ public enum FixLocator {
         if let literal = token.parent?.as(StringLiteralExprSyntax.self) ?? token.parent?.parent?.parent?.as(StringLiteralExprSyntax.self) {
             return literalRange(literal, holding: edit)
         }
+        // A member's period (where a FlowKit handler's returned case is recorded): the member's name.
+        if case .period = token.tokenKind, let member = token.parent?.as(MemberAccessExprSyntax.self) {
+            let name = member.declName.baseName
+            guard case .identifier = name.tokenKind, name.text == edit.original, isIdentifier(edit.replacement) else { return nil }
+            let from = name.positionAfterSkippingLeadingTrivia.utf8Offset
+            return from..<from + name.text.utf8.count
+        }
         // A call's name (where Flow-iOS reads are recorded): the one string literal argument holding the name.
         var node: Syntax? = Syntax(token)
         while let current = node, current.as(FunctionCallExprSyntax.self) == nil { node = current.parent }

@@ -106,6 +106,17 @@ struct FixCLITests {
         #expect(fixed.stdout.contains("[missing-data-key]"))
     }
 
+    @Test("Swift: a FlowKit handler's misspelt case, in a copy of the LoginFlow sample")
+    func flowKitController() throws {
+        let root = try copies(["samples/flowkit/LoginFlow.puml", "samples/flowkit/LoginFlowController.swift"])
+        let original = try plant("return .authenticat(credentials)", for: "return .authenticate(credentials)", in: root + "/LoginFlowController.swift")
+        let fixed = try fixAndCompare(root, originals: ["LoginFlowController.swift": original], typos: ["authenticat"],
+                                      diffLines: ["-                    return .authenticat(credentials)", "+                    return .authenticate(credentials)"],
+                                      fixStatus: 1)
+        #expect(fixed.stderr.contains("fixed 1 finding in 1 file"))
+        #expect(fixed.stdout.contains("[unknown-step]"))  // the sample's planted drift (.forgotPass) stays: it is no typo
+    }
+
     @Test("the JSON and SARIF reports carry the located fix")
     func reports() throws {
         let root = try copies(["samples/declarative/image-upload.flow.json"])

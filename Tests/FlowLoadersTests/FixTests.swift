@@ -169,6 +169,70 @@ struct FixRangeTests {
         #expect(checked(after).filter { $0.rule == "unknown-step" }.isEmpty)
     }
 
+    @Test("FlowKit: a handler's misspelt case is renamed, every return of it, to the one case its state's transitions generate")
+    func flowKitReturnedCase() throws {
+        let diagram = """
+            @startuml
+            title Ticket Kiosk
+            [*] --> Idle
+            Idle --> Choosing
+            Choosing: String
+            Choosing --> Paying
+            Choosing --> Idle
+            Paying: Int
+            Paying --> Printing
+            Paying --> Idle
+            Printing: Int
+            Printing --> [*]
+            @enduml
+            """
+        let controller = """
+            import FlowKit
+            import PromiseKit
+
+            class TicketKioskController: TicketKioskStateMachine {
+                typealias State = TicketKioskState
+
+                func onBegin(state: State, context: Void) -> Promise<State.Begin> {
+                    return Promise.value(.idle)
+                }
+
+                func onIdle(state: State, context: Void) -> Promise<State.Idle> {
+                    return Promise.value(.choosing("adult"))
+                }
+
+                func onChoosing(state: State, context: String) -> Promise<State.Choosing> {
+                    if context.isEmpty { return Promise.value(.idl) }
+                    return Promise.value(.payin(12))
+                        .recover { _ in Promise.value(State.Choosing.idl) }
+                }
+
+                func onPaying(state: State, context: Int) -> Promise<State.Paying> {
+                    return Promise.value(context > 0 ? .printing(context) : .iddle)
+                }
+
+                func onPrinting(state: State, context: Int) -> Promise<State.Printing> {
+                    return Promise.value(.end)
+                }
+            }
+            """
+        let files = [("TicketKiosk.puml", diagram), ("TicketKioskController.swift", controller)]
+        let findings = checked(files).filter { $0.rule == "unknown-step" }
+        let idl = try #require(findings.first { $0.message.contains("'idl'") })
+        #expect(idl.message.hasSuffix("which is not a state of Ticket Kiosk; did you mean 'idle'?"))
+        #expect(idl.fix?.edits.count == 2)
+        #expect(idl.fix?.edits.allSatisfy { covered($0.range, in: controller) == "idl" && $0.replacement == "idle" } == true)
+        let payin = try #require(findings.first { $0.message.contains("'payin'") })
+        #expect(payin.fix?.edits.first?.replacement == "paying")
+        // From Paying, whose cases are printing and idle.
+        let iddle = try #require(findings.first { $0.message.contains("'iddle'") })
+        #expect(iddle.fix?.edits.first?.replacement == "idle")
+        let after = try #require(FixLocator.apply(findings.compactMap(\.fix).flatMap(\.edits), to: controller, path: "TicketKioskController.swift"))
+        #expect(after == controller.replacingOccurrences(of: ".idl)", with: ".idle)").replacingOccurrences(of: ".payin(", with: ".paying(")
+            .replacingOccurrences(of: ".iddle", with: ".idle"))
+        #expect(checked([("TicketKiosk.puml", diagram), ("TicketKioskController.swift", after)]).filter { $0.rule == "unknown-step" }.isEmpty)
+    }
+
     @Test("a transition is never fixed into a loop on its own step")
     func noSelfLoop() {
         let text = """

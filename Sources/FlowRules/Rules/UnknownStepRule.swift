@@ -120,12 +120,25 @@ public struct UnknownStepRule: Rule {
                 var reported = Set<String>()
                 for returned in handler.returns where !cases.contains(returned.caseName) && reported.insert(returned.caseName).inserted {
                     let target = flow.steps.first { FlowKitHandlers.state(of: $0).flowKitCaseName == returned.caseName }
+                    // A case that is no state at all is a typo when exactly one case of the state's own
+                    // transitions (the generated enum's cases, the only ones that compile) is spelt like it:
+                    // the fix renames every return of it in this handler.
+                    let meant = target == nil ? Spelling.unique(to: returned.caseName, in: cases) : nil
                     let what = target.map { "'\($0.name)', but the diagram has no transition '\(step.name)' → '\($0.name)'" }
-                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)"
-                    findings.append(context.finding(
+                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)" + (meant.map { "; did you mean '\($0)'?" } ?? "")
+                    var finding = context.finding(
                         Self.description, "\(name) moves to \(what)",
                         at: returned.location, step: step.id,
-                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here")))
+                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here"))
+                    if let meant {
+                        let edits = handler.returns.filter { $0.caseName == returned.caseName }.compactMap { other in
+                            other.location.map { FixEdit(at: $0, original: returned.caseName, replacement: meant) }
+                        }
+                        if edits.count == handler.returns.filter({ $0.caseName == returned.caseName }).count {
+                            finding.fix = Fix(description: "replace '\(returned.caseName)' with '\(meant)'", edits: edits)
+                        }
+                    }
+                    findings.append(finding)
                 }
             }
         }
