@@ -115,6 +115,11 @@ extension FlowLens {
             findings.append(finding)
         }
         for key in configurations.keys.sorted() where runFindings { findings += configurations[key]!.1 }
+        let paths = Dictionary(files.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
+        findings = FixPlanner.locateFixes(in: findings) { file in
+            guard let path = paths[file] else { return nil }
+            return texts[path] ?? (try? String(contentsOfFile: path, encoding: .utf8))
+        }
         var report = Report(graph: graph, findings: findings)
         report.shard = shard
         return (report, emptyFolders)

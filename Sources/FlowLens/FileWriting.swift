@@ -61,12 +61,15 @@ public enum AtomicFile {
         return nil
     }
 
-    /// Writes `data` to `path` atomically; the error names the path and the cause.
-    public static func write(_ data: Data, to path: String) throws(WriteFailure) {
+    /// Writes `data` to `path` atomically, the file's permissions `mode`; the error names the path
+    /// and the cause.
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws(WriteFailure) {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/" + prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, errno) }
+        // A source file keeps its permissions when a fix rewrites it (open's mode is masked by umask).
+        if mode != 0o644 { _ = fchmod(fd, mode) }
         let result = data.withUnsafeBytes { writeAll($0, to: fd) ?? 0 }
         if result != 0 || close(fd) != 0 {
             let code = result != 0 ? result : errno

@@ -23,27 +23,43 @@ public enum SuppressionScanner {
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            guard line.contains("flowlens:"), let markerRange = line.range(of: marker) else { continue }
-            var rest = line[markerRange.upperBound...].drop { $0 == " " || $0 == "\t" }
-            guard rest.hasPrefix("flowlens:") else { continue }
-            let column = line.distance(from: line.startIndex, to: markerRange.lowerBound) + 1
-            rest = rest.dropFirst("flowlens:".count)
-            let directive = rest.prefix { !$0.isWhitespace }
-            guard let kind = Suppression.Kind(rawValue: String(directive)) else { continue }
-            var body = String(rest.dropFirst(directive.count))
-            // A second comment marker ends the directive (`# flowlens:… -- reason # note`).
-            if let next = body.range(of: marker) { body = String(body[..<next.lowerBound]) }
-            var reason: String?
-            if let separator = body.range(of: "--") {
-                let text = body[separator.upperBound...].trimmingSpaces
-                reason = text.isEmpty ? nil : text
-                body = String(body[..<separator.lowerBound])
-            }
-            let rules = body.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
-            found.append(Suppression(kind: kind, rules: rules, reason: reason,
+            guard let comment = parse(line, marker: marker) else { continue }
+            let column = line.distance(from: line.startIndex, to: comment.marker.lowerBound) + 1
+            found.append(Suppression(kind: comment.kind, rules: comment.rules.map { String(line[$0]) }, reason: comment.reason,
                                      location: SourceLocation(file: file, line: lineNumber, column: column)))
         }
         return found
+    }
+
+    /// One line's suppression comment: where its marker is, what it does, where each rule id it
+    /// names is (so that a fix can rename exactly one), and its reason.
+    public static func parse(_ line: Substring, marker: String)
+        -> (marker: Range<Substring.Index>, kind: Suppression.Kind, rules: [Range<Substring.Index>], reason: String?)?
+    {
+        guard line.contains("flowlens:"), let markerRange = line.range(of: marker) else { return nil }
+        var rest = line[markerRange.upperBound...].drop { $0 == " " || $0 == "\t" }
+        guard rest.hasPrefix("flowlens:") else { return nil }
+        rest = rest.dropFirst("flowlens:".count)
+        let directive = rest.prefix { !$0.isWhitespace }
+        guard let kind = Suppression.Kind(rawValue: String(directive)) else { return nil }
+        var body = rest.dropFirst(directive.count)
+        // A second comment marker ends the directive (`# flowlens:… -- reason # note`).
+        if let next = body.range(of: marker) { body = body[..<next.lowerBound] }
+        var reason: String?
+        if let separator = body.range(of: "--") {
+            let text = body[separator.upperBound...].trimmingSpaces
+            reason = text.isEmpty ? nil : text
+            body = body[..<separator.lowerBound]
+        }
+        var rules: [Range<Substring.Index>] = []
+        var index = body.startIndex
+        while index < body.endIndex {
+            if body[index] == "," || body[index].isWhitespace { index = body.index(after: index); continue }
+            let start = index
+            while index < body.endIndex, body[index] != ",", !body[index].isWhitespace { index = body.index(after: index) }
+            rules.append(start..<index)
+        }
+        return (markerRange, kind, rules, reason)
     }
 }
 

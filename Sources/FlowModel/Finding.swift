@@ -65,11 +65,14 @@ public struct Finding: Hashable, Sendable, Codable {
     public var related: [RelatedLocation]
     /// Step ids of a path that shows the problem (for `missing-data-key`: a path on which the key is never set).
     public var path: [String]
+    /// The change that fixes it, when the finding knows it for certain (one "did you mean"), and its
+    /// text was found exactly where the loader recorded it.
+    public var fix: Fix?
 
     /// Creates a finding.
     public init(rule: String, severity: Severity, message: String, location: SourceLocation?, flow: String? = nil,
                 step: String? = nil, key: String? = nil, edge: EdgeReference? = nil,
-                related: [RelatedLocation] = [], path: [String] = []) {
+                related: [RelatedLocation] = [], path: [String] = [], fix: Fix? = nil) {
         self.rule = rule
         self.severity = severity
         self.message = message
@@ -80,6 +83,7 @@ public struct Finding: Hashable, Sendable, Codable {
         self.edge = edge
         self.related = related
         self.path = path
+        self.fix = fix
     }
 }
 

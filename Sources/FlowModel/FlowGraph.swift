@@ -205,6 +205,8 @@ public struct Step: Hashable, Sendable, Codable {
     public var group: GroupSpec?
     /// For `subflow` steps: the id or name of the flow run in its place.
     public var subflow: String?
+    /// Where `subflow` is written (the name itself), when the loader knows: where a fix renames it.
+    public var subflowLocation: SourceLocation?
     /// The id of the step this one is nested in (a composite state drawn as a cluster), if any.
     public var parent: String?
     /// The code that implements the step (an operation class, a handler), shown small on diagrams.

@@ -21,6 +21,21 @@ public enum Spelling {
         return best?.name
     }
 
+    /// The closest candidate when no other candidate is as close: the only "did you mean" certain
+    /// enough to apply as a fix. Nil when there is none, or a tie.
+    public static func unique(to word: String, in candidates: some Sequence<String>) -> String? {
+        let lower = Array(word.lowercased())
+        guard lower.count <= maximumLength else { return nil }
+        let limit = max(1, word.count / 3)
+        var best: (names: Set<String>, distance: Int)?
+        for candidate in candidates where candidate != word {
+            guard let d = distance(lower, Array(candidate.lowercased()), limit: limit) else { continue }
+            if best == nil || d < best!.distance { best = ([candidate], d) } else if d == best!.distance { best!.names.insert(candidate) }
+        }
+        guard let best, best.names.count == 1 else { return nil }
+        return best.names.first
+    }
+
     /// Levenshtein distance, or nil when it is over `limit` edits or either word is longer than
     /// `maximumLength`.
     public static func distance(_ a: String, _ b: String, limit: Int) -> Int? {

@@ -151,6 +151,22 @@ public struct JSONReporter: Reporter {
             })))
         }
         if !finding.path.isEmpty { fields.append(("path", .array(finding.path.map(JSONValue.string)))) }
+        if let fix = finding.fix, fix.isLocated { fields.append(("fix", self.fix(fix))) }
         return .object(fields)
+    }
+
+    /// A located fix: its description and each replacement's exact range (UTF-8 bytes).
+    func fix(_ fix: Fix) -> JSONValue {
+        .object([
+            ("description", .string(fix.description)),
+            ("replacements", .array(fix.edits.map { edit in
+                let range = edit.range!
+                return .object([
+                    ("file", .string(edit.at.file)), ("line", .int(range.line)), ("column", .int(range.column)),
+                    ("length", .int(range.length)), ("offset", .int(range.offset)),
+                    ("original", .string(edit.original)), ("replacement", .string(edit.replacement)),
+                ])
+            })),
+        ])
     }
 }

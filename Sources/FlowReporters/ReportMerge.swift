@@ -163,9 +163,25 @@ public struct MergedReport: Sendable {
             return RelatedLocation(message: try string(item["message"], "a related message"), location: location)
         }
         let path = try (value["path"].map { try array($0, "path") } ?? []).map { try string($0, "a path step") }
+        var fix: Fix?
+        if let fixValue = value["fix"] {
+            let edits = try array(fixValue["replacements"], "replacements").map { item in
+                guard let line = item["line"]?.intValue, let column = item["column"]?.intValue,
+                      let length = item["length"]?.intValue, let offset = item["offset"]?.intValue else {
+                    throw ReportMergeError(description: "a malformed fix replacement")
+                }
+                let file = try string(item["file"], "a replacement's file")
+                // The range is exact; `at` is only where the loader put the name, which a merged report no longer needs.
+                return FixEdit(at: SourceLocation(file: file, line: line, column: column),
+                               original: try string(item["original"], "a replacement's original"),
+                               replacement: try string(item["replacement"], "a replacement's replacement"),
+                               range: TextRange(line: line, column: column, length: length, offset: offset))
+            }
+            fix = Fix(description: try string(fixValue["description"], "a fix's description"), edits: edits)
+        }
         return Finding(rule: try string(value["rule"], "a finding's rule"), severity: severity,
                        message: try string(value["message"], "a finding's message"), location: try location(value["location"]),
                        flow: try optionalString(value["flow"], "a finding's flow"), step: try optionalString(value["step"], "a finding's step"),
-                       key: try optionalString(value["key"], "a finding's key"), edge: edge, related: related, path: path)
+                       key: try optionalString(value["key"], "a finding's key"), edge: edge, related: related, path: path, fix: fix)
     }
 }

@@ -167,6 +167,7 @@ public struct SARIFReporter: Reporter {
                 ])
             })))
         }
+        if let fix = finding.fix, fix.isLocated { fields.append(("fixes", .array([self.fix(fix, artifactIndex: artifactIndex)]))) }
 
         fields.append(("partialFingerprints", .object([(Self.fingerprintKey, .string(fingerprint))])))
 
@@ -181,6 +182,28 @@ public struct SARIFReporter: Reporter {
     }
 
     func message(_ text: String) -> JSONValue { .object([("text", .string(text))]) }
+
+    /// A located fix as SARIF's `fix` (§3.55): one `artifactChange` a file, each replacement's
+    /// `deletedRegion` a byte region (`byteOffset`, `byteLength`: exact whatever the line holds, where
+    /// a column would depend on the run's `columnKind`), and its `insertedContent`.
+    func fix(_ fix: Fix, artifactIndex: [String: Int]) -> JSONValue {
+        var files: [String] = []
+        for edit in fix.edits where !files.contains(edit.at.file) { files.append(edit.at.file) }
+        return .object([
+            ("description", message(fix.description)),
+            ("artifactChanges", .array(files.map { file in
+                .object([
+                    ("artifactLocation", artifactLocation(file, index: artifactIndex[file])),
+                    ("replacements", .array(fix.edits.filter { $0.at.file == file }.map { edit in
+                        .object([
+                            ("deletedRegion", .object([("byteOffset", .int(edit.range!.offset)), ("byteLength", .int(edit.range!.length))])),
+                            ("insertedContent", .object([("text", .string(edit.replacement))])),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+    }
 
     func physicalLocation(_ location: SourceLocation, artifactIndex: [String: Int]) -> JSONValue {
         var fields: [(String, JSONValue)] = [("artifactLocation", artifactLocation(location.file, index: artifactIndex[location.file]))]

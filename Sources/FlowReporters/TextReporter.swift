@@ -44,6 +44,9 @@ public struct TextReporter: Reporter {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts = [count(report.errors.count, "error"), count(report.warnings.count, "warning")]
         if !report.notes.isEmpty { parts.append(count(report.notes.count, "note")) }
-        return "\(parts.joined(separator: ", ")) in \(count(report.graph.flows.count, "flow")) (\(count(report.graph.files.count, "file")))\n"
+        // As ESLint says which problems its --fix can fix: the ones with a located fix.
+        let fixable = report.findings.filter { $0.fix?.isLocated == true }.count
+        let hint = fixable == 0 ? "" : "; \(fixable) fixable with 'flowlens check --fix'"
+        return "\(parts.joined(separator: ", ")) in \(count(report.graph.flows.count, "flow")) (\(count(report.graph.files.count, "file")))\(hint)\n"
     }
 }

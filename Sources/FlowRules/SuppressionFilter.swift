@@ -58,8 +58,18 @@ public enum SuppressionFilter {
             let unknown = comment.rules.filter { !knownRules.contains($0) }
             if comment.rules.isEmpty || !unknown.isEmpty {
                 let what = comment.rules.isEmpty ? "names no rule" : "names no rule called \(unknown.map { "'\($0)'" }.joined(separator: ", "))"
+                // Each misspelt id with one closest rule id that the comment does not name already: renamed,
+                // the comment suppresses what its author meant. All of them, or no fix.
+                let meant = unknown.map { id in Spelling.unique(to: id, in: knownRules).flatMap { comment.rules.contains($0) ? nil : $0 } }
+                var fix: Fix?
+                if !unknown.isEmpty, Set(unknown).count == unknown.count, meant.allSatisfy({ $0 != nil }), Set(meant).count == meant.count {
+                    let edits = zip(unknown, meant).map { FixEdit(at: comment.location, anchor: .suppression, original: $0, replacement: $1!) }
+                    fix = Fix(description: zip(unknown, meant).map { "replace '\($0)' with '\($1!)'" }.joined(separator: ", "), edits: edits)
+                }
+                let hint = meant.compactMap { $0 }.count == unknown.count && !unknown.isEmpty
+                    ? "; did you mean \(meant.map { "'\($0!)'" }.joined(separator: ", "))?" : ": 'flowlens rules' lists the rule ids"
                 kept.append(Finding(rule: UnusedSuppressionRule.description.id, severity: UnusedSuppressionRule.description.severity,
-                                    message: "'\(directive)' \(what): 'flowlens rules' lists the rule ids", location: comment.location))
+                                    message: "'\(directive)' \(what)\(hint)", location: comment.location, fix: fix))
             } else if cover.used == 0 {
                 kept.append(Finding(rule: UnusedSuppressionRule.description.id, severity: UnusedSuppressionRule.description.severity,
                                     message: "'\(directive)' suppresses nothing any more: remove it", location: comment.location))

@@ -205,6 +205,8 @@ struct Check: ParsableCommand {
               flowlens check --format json Flows/checkout.flow.yaml > report.json
               flowlens check --format github Sources            # annotations in GitHub Actions
               flowlens check Sources --cache-path .build/flowlens-cache.json   # unchanged files not parsed again
+              flowlens check --fix --dry-run Flows              # the fixes FlowLens is sure of, as a diff
+              flowlens check --fix Flows                        # apply them, then report what remains
             """)
 
     @OptionGroup var input: InputOptions
@@ -214,13 +216,29 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("When the check passes (exit status 0), write this empty file: the output a build system needs to rerun the check only when its inputs change (the SwiftPM build-tool plugin).", valueName: "file"))
     var touch: String?
 
+    @Flag(help: "Apply the fixes the findings carry (the one 'did you mean' of a misspelt step, data key, key of the format, or rule id in a suppression) to the files, then check again and report what remains.")
+    var fix = false
+
+    @Flag(help: "With --fix: print the fixes as a unified diff on standard output and change no file.")
+    var dryRun = false
+
     /// The format: the option, else the configuration's `output.format`, else text.
     var format: ReportFormat { output.format(input.configuration) }
     /// The colour mode: the option, else the configuration's `output.color`, else auto.
     var color: ColorMode { output.color(input.configuration) }
 
+    func validate() throws {
+        if dryRun, !fix { throw ValidationError("--dry-run shows what --fix would change: give --fix --dry-run.") }
+        if fix, input.stdinPath != nil || input.givenPaths.contains("-") {
+            throw ValidationError("--fix rewrites files, and standard input is not one: give the file's path instead of --stdin-path.")
+        }
+    }
+
     func run() throws {
-        let report = try input.report()
+        var report = try input.report()
+        if fix {
+            report = try applyFixes(report)
+        }
         let format = self.format
         try Output.write(reporter(for: report).report(report))
         if format == .text, !input.quiet { Output.error(TextReporter().summary(report)) }
@@ -237,6 +255,34 @@ struct Check: ParsableCommand {
 }
 
 extension Check {
+    /// `--fix`: applies the report's fixes and returns the report of a second check; with `--dry-run`,
+    /// prints the diff and exits with the status of the unchanged files.
+    func applyFixes(_ report: Report) throws -> Report {
+        let plan = FixPlanner.plan(report.findings) { try? String(contentsOfFile: $0, encoding: .utf8) }
+        let count = plan.changes.reduce(0) { $0 + $1.fixed.count }
+        func files(_ n: Int) -> String { "\(n) file\(n == 1 ? "" : "s")" }
+        func fixes(_ n: Int) -> String { "\(n) finding\(n == 1 ? "" : "s")" }
+        if dryRun {
+            try Output.write(FixPlanner.unifiedDiff(plan))
+            for line in plan.skipped { Output.error("flowlens: \(line)\n") }
+            if !input.quiet { Output.error("would fix \(fixes(count)) in \(files(plan.changes.count)); no file changed\n") }
+            throw ExitCode(input.status(of: report))
+        }
+        let result = FixPlanner.write(plan)
+        for line in plan.skipped + result.skipped { Output.error("flowlens: \(line)\n") }
+        for failure in result.failures { Output.error("flowlens: error: \(failure.description)\n") }
+        if !input.quiet {
+            let fixedCount = result.written.reduce(0) { $0 + $1.fixed.count }
+            Output.error("fixed \(fixes(fixedCount)) in \(files(result.written.count))\n")
+        }
+        let remaining = try input.report()
+        if !result.failures.isEmpty {
+            try Output.write(reporter(for: remaining).report(remaining))
+            throw ExitCode(Status.invalidInputOrUsage)
+        }
+        return remaining
+    }
+
     /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
     func reporter(for report: Report) -> any Reporter {

@@ -76,6 +76,7 @@ func withoutLocations(_ flow: Flow) -> Flow {
     flow.steps = flow.steps.map { step in
         var step = step
         step.location = nil
+        step.subflowLocation = nil
         step.reads = step.reads.map(strip)
         step.writes = step.writes.map(strip)
         if var group = step.group {

@@ -43,4 +43,14 @@ import Testing
         #expect(Spelling.closest(to: "stepIdentifer", in: candidates + ["stepIdentifier"]) == "stepIdentifier")
         #expect(Spelling.distance(huge, huge, limit: 5) == nil)
     }
+
+    @Test("unique: the closest candidate only when no other is as close")
+    func uniqueSuggestion() {
+        #expect(Spelling.unique(to: "delivrySlot", in: ["deliverySlot", "storeID"]) == "deliverySlot")
+        #expect(Spelling.unique(to: "stepC", in: ["stepA", "stepB"]) == nil)
+        #expect(Spelling.unique(to: "stepC", in: ["stepA", "stepCC"]) == nil)
+        #expect(Spelling.unique(to: "stepC", in: ["stepA", "steppC", "stepc"]) == "stepc")
+        #expect(Spelling.unique(to: "name", in: ["name"]) == nil)
+        #expect(Spelling.unique(to: "x", in: [String]()) == nil)
+    }
 }

@@ -144,6 +144,60 @@ struct SARIFReporterTests {
         #expect(run.status == 0, "\(run.output)")
     }
 
+    /// A report of two findings with located fixes: one edit, and two edits in a suppression comment.
+    static func fixReport() -> Report {
+        func edit(_ line: Int, _ column: Int, _ offset: Int, _ original: String, _ replacement: String, file: String) -> FixEdit {
+            FixEdit(at: SourceLocation(file: file, line: line, column: column), original: original, replacement: replacement,
+                    range: TextRange(line: line, column: column, length: original.utf8.count, offset: offset))
+        }
+        let flows = "Flows/returns.flow.yaml", swift = "Sources/Ops.swift"
+        return Report(graph: FlowGraph(flows: [], files: [flows, swift], loadFindings: []), findings: [
+            Finding(rule: "unknown-step", severity: .error, message: "step 'a' goes to 'finsh'; did you mean 'finish'?",
+                    location: SourceLocation(file: flows, line: 7, column: 15), flow: "F", step: "a",
+                    fix: Fix(description: "replace 'finsh' with 'finish'", edits: [edit(7, 15, 120, "finsh", "finish", file: flows)])),
+            Finding(rule: "unused-suppression", severity: .warning, message: "names no rule called 'dead-edn', 'unused-dta-key'",
+                    location: SourceLocation(file: swift, line: 3, column: 5),
+                    fix: Fix(description: "replace 'dead-edn' with 'dead-end', replace 'unused-dta-key' with 'unused-data-key'",
+                             edits: [edit(3, 34, 60, "dead-edn", "dead-end", file: swift), edit(3, 44, 70, "unused-dta-key", "unused-data-key", file: swift)])),
+        ])
+    }
+
+    @Test("fixes: one SARIF fix with byte regions, valid against the official schema")
+    func fixes() throws {
+        let output = SARIFReporter().report(Self.fixReport())
+        let run = try validate(output)
+        #expect(run.status == 0, "\(run.output)")
+        let found = try results(try parse(output))
+        let fixes = try #require(found[1]["fixes"] as? [[String: Any]])
+        #expect(fixes.count == 1)
+        #expect((fixes[0]["description"] as? [String: String])?["text"] == "replace 'dead-edn' with 'dead-end', replace 'unused-dta-key' with 'unused-data-key'")
+        let changes = try #require(fixes[0]["artifactChanges"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect((changes[0]["artifactLocation"] as? [String: Any])?["uri"] as? String == "Sources/Ops.swift")
+        let replacements = try #require(changes[0]["replacements"] as? [[String: Any]])
+        #expect(replacements.map { $0["deletedRegion"] as? [String: Int] } == [["byteOffset": 60, "byteLength": 8], ["byteOffset": 70, "byteLength": 14]])
+        #expect(replacements.map { ($0["insertedContent"] as? [String: String])?["text"] } == ["dead-end", "unused-data-key"])
+        // A fix not located in its file's text is never reported.
+        var unlocated = Self.fixReport()
+        unlocated.findings[0].fix?.edits[0].range = nil
+        #expect(try results(try parse(SARIFReporter().report(unlocated)))[0]["fixes"] == nil)
+    }
+
+    @Test("the JSON report carries the fix, and merging reads it back")
+    func jsonFixRoundTrip() throws {
+        let report = Self.fixReport()
+        let json = JSONReporter().report(report)
+        let root = try parse(json)
+        let findings = try #require(root["findings"] as? [[String: Any]])
+        let fix = try #require(findings[0]["fix"] as? [String: Any])
+        let replacement = try #require((fix["replacements"] as? [[String: Any]])?.first)
+        #expect(replacement["offset"] as? Int == 120 && replacement["length"] as? Int == 5 && replacement["column"] as? Int == 15)
+        #expect(replacement["original"] as? String == "finsh" && replacement["replacement"] as? String == "finish")
+        let merged = try MergedReport(reports: [("a.json", json)]).report
+        #expect(merged.findings.map { $0.fix?.edits.map(\.range) } == report.findings.map { $0.fix?.edits.map(\.range) })
+        #expect(merged.findings.map { $0.fix?.edits.map(\.replacement) } == report.findings.map { $0.fix?.edits.map(\.replacement) })
+    }
+
     @Test("every sample (all loaders, related locations included) validates against the official schema")
     func samplesValidate() throws {
         let suffixes = [".flow.yaml", ".flow.yml", ".flow.json", ".swift", ".rb"]

@@ -434,7 +434,7 @@ struct FlowIOSAccessSemanticsTests {
             "type-mismatch Ops.swift:3:27 [Screen.run] step 'ProfileOp' reads 'email' as String, but it is written as Int by the flow's initial data (flow 'Screen.run', step at VC.swift:5:13)",
         ])
         #expect(lines(findings(nil, [ops, screen(#"["mail": "a@b.c"]"#)])) == [
-            "missing-data-key Ops.swift:3:27 [Screen.run] step 'ProfileOp' reads 'email', but no step sets it and the flow does not start with it (flow 'Screen.run', step at VC.swift:5:13)",
+            "missing-data-key Ops.swift:3:27 [Screen.run] step 'ProfileOp' reads 'email', but no step sets it and the flow does not start with it; did you mean 'mail'? (flow 'Screen.run', step at VC.swift:5:13)",
             "unused-data-key VC.swift:4:41 [Screen.run] the flow starts with 'mail', but no step reads it",
         ])
         #expect(lines(findings(nil, [ops, screen(#"["email": "a@b.c"]"#)])) == [])
@@ -758,7 +758,7 @@ struct FlowIOSFlowSemanticsTests {
             }
             """)]
         #expect(lines(findings(nil, firstHasIt)) == [
-            "missing-data-key Ops.swift:11:35 [Screen.run] step 'LoginOp' reads 'email', but no step sets it and the flow does not start with it (flow 'Screen.run', step at VC.swift:6:13)",
+            "missing-data-key Ops.swift:11:35 [Screen.run] step 'LoginOp' reads 'email', but no step sets it and the flow does not start with it; did you mean 'mail'? (flow 'Screen.run', step at VC.swift:6:13)",
             "unused-data-key VC.swift:5:41 [Screen.run] the flow starts with 'mail', but no step reads it",
         ])
     }

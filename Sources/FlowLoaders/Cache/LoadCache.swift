@@ -20,7 +20,7 @@ import Foundation
 /// saving at once lose entries, never corrupt the file. Safe to use from several threads.
 public final class LoadCache: @unchecked Sendable {
     /// The version of the file layout and of what an entry means; a different one is ignored.
-    public static let formatVersion = 3  // 3: PlantUML machines carry `stateMachine`
+    public static let formatVersion = 4  // 3: PlantUML machines carry `stateMachine`; 4: load findings carry their fix
     /// How many Swift sets not used in a run are kept.
     static let keptUnusedBatches = 4
 

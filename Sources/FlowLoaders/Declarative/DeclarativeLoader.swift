@@ -193,6 +193,7 @@ struct DocumentParser {
             }
             step.kind = .subflow
             step.subflow = reader.string(flowNode, what: "'flow'")
+            step.subflowLocation = reader.location(flowNode)
         } else if declaredKind == .subflow {
             reader.error("a subflow step needs 'flow: <flow name>'", at: node)
         }

@@ -40,7 +40,14 @@ struct YAMLReader {
             if key.hasPrefix("x-") { continue }
             if let allowed, !allowed.contains(key) {
                 let hint = nearest(key, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-                error("unknown key '\(key)' in \(what)\(hint)", at: keyNode)
+                var finding = Finding.invalidInput("unknown key '\(key)' in \(what)\(hint)", at: location(keyNode))
+                // Renaming is certain only with one closest key that the mapping does not have already
+                // (two equal keys are a duplicate-key error).
+                if let meant = Spelling.unique(to: key, in: allowed),
+                   !mapping.contains(where: { $0.key.scalar?.string == meant }) {
+                    finding.fix = Fix.rename(key, to: meant, at: location(keyNode))
+                }
+                findings.append(finding)
                 continue
             }
             fields.entries.append(Fields.Entry(key: key, keyNode: keyNode, value: value))

@@ -11,7 +11,8 @@ public struct MissingDataKeyRule: Rule {
             operation `withInsufficientInputData` and the whole flow fails). A key written in one \
             branch only is missing on the others after they join; the message names such a path. \
             A grouped step sees only its element key. Optional reads (`Type?`, `optional: true`) are \
-            never reported.
+            never reported. A read of a key nothing sets, spelt like exactly one key set on every path \
+            to it, gets that key as its "did you mean", which `check --fix` applies.
             """,
         triggeringExamples: [
             """
@@ -109,8 +110,13 @@ public struct MissingDataKeyRule: Rule {
                     path = analysis.path(to: i, in: missingPaths[read.key]!)
                 }
                 var message: String
+                var fix: Fix?
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"
+                    if n < declared, let key = Self.spelling(of: read, at: i, in: analysis, session: context.session) {
+                        message += "; did you mean '\(key)'?"
+                        fix = Fix.rename(read.key, to: key, at: read.location)
+                    }
                 } else if let path {
                     message = "\(subject), but it is not set on every path: it is missing on \(analysis.describe(path))"
                 } else {
@@ -125,9 +131,11 @@ public struct MissingDataKeyRule: Rule {
                 if let first = maybe.first { message += " (\(first))" }
                 let at = read.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
-                findings.append(context.finding(Self.description, message + placement.suffix, at: at,
-                                                step: step.id, key: read.key, related: placement.related,
-                                                path: path?.map { analysis.step($0.step).id } ?? []))
+                var finding = context.finding(Self.description, message + placement.suffix, at: at,
+                                              step: step.id, key: read.key, related: placement.related,
+                                              path: path?.map { analysis.step($0.step).id } ?? [])
+                finding.fix = fix
+                findings.append(finding)
             }
             if let group = step.group {
                 for read in group.elementReads where !read.optional && read.key != group.elementKey {
@@ -142,5 +150,35 @@ public struct MissingDataKeyRule: Rule {
             }
         }
         return findings
+    }
+
+    /// The key a read of a key nothing sets was meant to be: the one key closest in spelling among those
+    /// set on every path to the step, with a type the read accepts. Renaming the read to it makes the
+    /// read succeed at run time; with a tie, a key set on some paths only, or another type there is
+    /// no certain answer, and nil.
+    ///
+    /// A read written once and run by several flows (a Flow-iOS operation class) is renamed for all of
+    /// them: every flow running it must then lack the key and have the same one set.
+    static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis, session: AnalysisSession) -> String? {
+        guard let key = spelling(of: read, at: index, in: analysis) else { return nil }
+        guard let location = read.location else { return key }
+        for flow in session.graph.flows where flow.id != analysis.flow.id {
+            for (i, step) in flow.steps.enumerated() where step.reads.contains(where: { $0.location == location && $0.key == read.key }) {
+                let other = session.analysis(of: flow)
+                let written = flow.initialData.contains { $0.key == read.key } || other.writers[read.key] != nil
+                guard !written, spelling(of: read, at: i, in: other) == key else { return nil }
+            }
+        }
+        return key
+    }
+
+    private static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis) -> String? {
+        let set = analysis.keys.filter { $0 != read.key && analysis.isDefinitelySet($0, before: index) }
+        guard let key = Spelling.unique(to: read.key, in: set) else { return nil }
+        if let readType = read.type {
+            let definitions = analysis.reachingDefinitions(of: key, at: index)
+            guard definitions.allSatisfy({ $0.access.type?.isCompatible(withRead: readType) ?? true }) else { return nil }
+        }
+        return key
     }
 }

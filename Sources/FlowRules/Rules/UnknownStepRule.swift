@@ -8,7 +8,8 @@ public struct UnknownStepRule: Rule {
         summary: "A transition or reference names a step (or sub-flow) that does not exist, or (a state machine) a handler handles or moves to a state or transition its diagram does not have.",
         rationale: """
             A transition to a missing step is a typo or a step that was removed; at run time the flow \
-            cannot continue there. The message suggests the closest existing id.
+            cannot continue there. The message suggests the closest existing id; when exactly one id is \
+            closest, `check --fix` renames the target to it (a start, a transition target, or a sub-flow reference).
             """,
         triggeringExamples: [
             """
@@ -60,26 +61,40 @@ public struct UnknownStepRule: Rule {
         func hint(_ id: String) -> String {
             Spelling.closest(to: id, in: ids.sorted()).map { "; did you mean '\($0)'?" } ?? ""
         }
+        // Only a single closest id is certain enough to apply; the name must be where its loader says.
+        func fix(_ id: String, at location: SourceLocation?) -> Fix? {
+            Spelling.unique(to: id, in: ids).flatMap { Fix.rename(id, to: $0, at: location) }
+        }
         var findings: [Finding] = []
         for id in flow.entries where !ids.contains(id) {
-            findings.append(context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
-                                            at: flow.entryLocation, step: id))
+            var finding = context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
+                                          at: flow.entryLocation, step: id)
+            finding.fix = fix(id, at: flow.entryLocation)
+            findings.append(finding)
         }
         // An edge into another FlowKit machine is `crossing-transition`'s.
         for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
-            findings.append(context.finding(
+            var finding = context.finding(
                 Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint(transition.to))",
                 at: transition.location ?? flow.step(transition.from)?.location, step: transition.from,
-                edge: EdgeReference(from: transition.from, to: transition.to)))
+                edge: EdgeReference(from: transition.from, to: transition.to))
+            // A fix never turns a transition into a loop on its own step: that is a new flow, not a typo.
+            if Spelling.unique(to: transition.to, in: ids) != transition.from { finding.fix = fix(transition.to, at: transition.location) }
+            findings.append(finding)
         }
         for step in flow.steps {
             guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
+            // A reference names a flow by id or by name: the fix is the one id or name closest to it,
+            // and the message suggests what the fix would write.
             let names = context.session.graph.flows.map(\.name)
-            let suggestion = Spelling.closest(to: reference, in: names).map { "; did you mean '\($0)'?" } ?? ""
-            findings.append(context.finding(
+            let meant = Spelling.unique(to: reference, in: Set(context.session.graph.flows.flatMap { [$0.id, $0.name] }))
+            let suggestion = (meant ?? Spelling.closest(to: reference, in: names)).map { "; did you mean '\($0)'?" } ?? ""
+            var finding = context.finding(
                 Self.description, "step '\(step.name)' runs the flow '\(reference)', which is not among the flows read\(suggestion)",
-                at: step.location, step: step.id))
+                at: step.location, step: step.id)
+            finding.fix = meant.flatMap { Fix.rename(reference, to: $0, at: step.subflowLocation) }
+            findings.append(finding)
         }
         return findings + handlerReturns(context)
     }
@@ -105,12 +120,25 @@ public struct UnknownStepRule: Rule {
                 var reported = Set<String>()
                 for returned in handler.returns where !cases.contains(returned.caseName) && reported.insert(returned.caseName).inserted {
                     let target = flow.steps.first { FlowKitHandlers.state(of: $0).flowKitCaseName == returned.caseName }
+                    // A case that is no state at all is a typo when exactly one case of the state's own
+                    // transitions (the generated enum's cases, the only ones that compile) is spelt like it:
+                    // the fix renames every return of it in this handler.
+                    let meant = target == nil ? Spelling.unique(to: returned.caseName, in: cases) : nil
                     let what = target.map { "'\($0.name)', but the diagram has no transition '\(step.name)' → '\($0.name)'" }
-                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)"
-                    findings.append(context.finding(
+                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)" + (meant.map { "; did you mean '\($0)'?" } ?? "")
+                    var finding = context.finding(
                         Self.description, "\(name) moves to \(what)",
                         at: returned.location, step: step.id,
-                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here")))
+                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here"))
+                    if let meant {
+                        let edits = handler.returns.filter { $0.caseName == returned.caseName }.compactMap { other in
+                            other.location.map { FixEdit(at: $0, original: returned.caseName, replacement: meant) }
+                        }
+                        if edits.count == handler.returns.filter({ $0.caseName == returned.caseName }).count {
+                            finding.fix = Fix(description: "replace '\(returned.caseName)' with '\(meant)'", edits: edits)
+                        }
+                    }
+                    findings.append(finding)
                 }
             }
         }
