@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# 1. Throughput of `flowlens check` on Swift sources against swift-syntax parsing alone, in one run.
-#    Release build: swift-syntax parses ~37x slower in debug. Extra arguments go to this benchmark
-#    (--lines N, default 100000; --runs N, default 5).
+# Every figure is a ratio of two times measured in the same run (release build; `uptime` first, as
+# the machine may be shared).
+# 1. `flowlens check` on two 100k-line Swift corpora (all flows; app-shaped, one file in ten touching
+#    a flow library) against swift-syntax parsing every file, and against `check` with the pre-filter
+#    off (the reports must be identical), with the peak memory of a `flowlens check` child process.
+#    Extra arguments go to this benchmark (--lines N, default 100000; --runs N, default 5).
 #    The same run then times a generated 1000-step flow's diagram: the standard ("naive") DOT laid out
 #    and rendered to SVG in-process and by the `dot` program, against the large-flow layout
-#    (--steps N for another size), then times `check` on generated 1k, 10k and 100k-step flows
-#    (--flow-sizes N,N,...; --only check, diagram or flows for one of the three).
+#    (--steps N for another size), times `check` on generated 1k, 10k and 100k-step flows
+#    (--flow-sizes N,N,...), and `flowlens export` of 200 generated flows with --jobs 2 against
+#    --jobs 1 (--only check, diagram, flows or export for one of the four).
 # 2. Exporting samples/flowkit to SVG: `flowlens export --format svg` (reading, checking and
 #    drawing every machine, Graphviz in-process) against `plantuml -tsvg` on the same files, both
 #    as one command, median of 5 runs each, in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+uptime
+# The benchmark runs the flowlens binary beside it (peak memory, export): build it first.
+swift build -c release --product flowlens >/dev/null
 swift run -c release FlowLensBenchmarks "$@"
 
-swift build -c release --product flowlens >/dev/null
 bin=$(swift build -c release --show-bin-path)/flowlens
 command -v plantuml >/dev/null || { echo "benchmark: plantuml is not installed (run scripts/bootstrap.sh)" >&2; exit 1; }
 python3 - "$bin" <<'PY'

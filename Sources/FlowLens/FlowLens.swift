@@ -78,6 +78,11 @@ public struct Exporter: Sendable {
     /// How many times larger than its natural size a PNG is drawn, in pixels (see
     /// `Graphviz.render(dot:format:scale:)`); other formats ignore it.
     public var scale: Double
+    /// Who renders the diagrams: Graphviz in this process (the default), or worker processes.
+    /// The files are the same bytes either way.
+    public var renderer: DiagramRenderer = .inProcess
+    /// Told after each diagram is rendered (one a flow): to advance a `ProgressLine`.
+    public var progress: @Sendable () -> Void = {}
 
     /// Creates an exporter.
     public init(format: ExportFormat = .svg, scale: Double = 1) {
@@ -119,7 +124,16 @@ public struct Exporter: Sendable {
             flow.kind == .flowKit ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
         }
         if format == .html {
-            write(file("index.html")) { Data(ReviewPage().render(report).utf8) }
+            let page = ReviewPage().render(report, renderer: renderer, done: progress)
+            write(file("index.html")) { Data(page.utf8) }
+        } else if let graphviz = GraphvizFormat(rawValue: format.rawValue) {
+            // Every diagram is rendered first (by the workers, in parallel), then written in order.
+            let names = Self.fileNames(for: report.graph.flows)
+            let jobs = report.graph.flows.map { RenderJob(dot: FlowLens.dot(for: $0, in: diagramReport($0)), format: graphviz, scale: scale) }
+            let rendered = renderer.render(jobs, done: progress)
+            for (name, result) in zip(names, rendered) {
+                write(file("\(name).\(format.rawValue)")) { try result.get() }
+            }
         } else {
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
                 if format == .mermaid || format == .md {

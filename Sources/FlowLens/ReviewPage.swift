@@ -40,15 +40,17 @@ public struct ReviewPage: Sendable {
     /// Creates the page builder.
     public init() {}
 
-    /// Renders every flow's diagram (as `flowlens export --format svg` does) and builds the page.
-    public func render(_ report: Report) -> String {
+    /// Renders every flow's diagram (as `flowlens export --format svg` does) and builds the page;
+    /// `renderer` renders the diagrams, `done` is told after each.
+    public func render(_ report: Report, renderer: DiagramRenderer = .inProcess, done: @Sendable () -> Void = {}) -> String {
         let builder = DOTBuilder()
-        let diagrams = report.graph.flows.map { flow -> RenderedDiagram in
-            let diagram = builder.diagram(for: flow, findings: report.findings, flows: report.graph.flows)
-            do {
-                let svg = String(decoding: try Graphviz.render(dot: diagram.dot, format: .svg), as: UTF8.self)
-                return RenderedDiagram(svg: svg, marks: diagram.marks, steps: diagram.steps, transitions: diagram.transitions)
-            } catch {
+        let drawn = report.graph.flows.map { builder.diagram(for: $0, findings: report.findings, flows: report.graph.flows) }
+        let rendered = renderer.render(drawn.map { RenderJob(dot: $0.dot, format: .svg) }, done: done)
+        let diagrams = zip(drawn, rendered).map { diagram, result -> RenderedDiagram in
+            switch result {
+            case let .success(data):
+                return RenderedDiagram(svg: String(decoding: data, as: UTF8.self), marks: diagram.marks, steps: diagram.steps, transitions: diagram.transitions)
+            case let .failure(error):
                 return RenderedDiagram(svg: nil, marks: diagram.marks, error: "\(error)")
             }
         }

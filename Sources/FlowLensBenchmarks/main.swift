@@ -28,7 +28,7 @@ while let argument = arguments.popFirst() {
     case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
     case "--flow-sizes": flowSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...]\n".utf8))
         exit(2)
     }
 }
@@ -41,6 +41,10 @@ if only == "flows" {
     try largeFlowsBenchmark(sizes: flowSizes, runs: runs)
     exit(0)
 }
+if only == "export" {
+    try parallelExportBenchmark(flows: 200, runs: runs)
+    exit(0)
+}
 
 #if DEBUG
 print("warning: a debug build; swift-syntax parses ~37x slower than in release. Use: swift run -c release FlowLensBenchmarks")
@@ -49,6 +53,7 @@ print("warning: a debug build; swift-syntax parses ~37x slower than in release. 
 /// A small deterministic generator (a linear congruential sequence), so every run sees one corpus.
 struct Generator {
     var state: UInt64 = 0x5EED_F10E
+    init(state: UInt64 = 0x5EED_F10E) { self.state = state }
     mutating func next(_ bound: Int) -> Int {
         state = state &* 6364136223846793005 &+ 1442695040888963407
         return Int((state >> 33) % UInt64(bound))
@@ -143,24 +148,70 @@ func controllerFile(_ n: Int, _ random: inout Generator) -> String {
     return text + "}\n"
 }
 
-// Generate the corpus until it has at least the target number of lines.
-let folder = NSTemporaryDirectory() + "flowlens-benchmark-\(ProcessInfo.processInfo.processIdentifier)"
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: folder) }
-var random = Generator()
-var lines = 0, files: [String] = [], module = 0
-while lines < targetLines {
-    for (name, text) in [("Module\(module)Operations.swift", operationFile(module, &random)),
-                         ("Module\(module)ViewController.swift", controllerFile(module, &random))] {
+/// A corpus written to a temporary folder: its files and size.
+struct Corpus {
+    let name: String
+    let folder: String
+    var files: [String] = []
+    var lines = 0
+    var flowFiles = 0
+
+    init(name: String) throws {
+        self.name = name
+        folder = NSTemporaryDirectory() + "flowlens-benchmark-\(ProcessInfo.processInfo.processIdentifier)-\(name)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    mutating func add(_ name: String, _ text: String, touchesLibrary: Bool) throws {
         let path = folder + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         files.append(path)
         lines += text.split(separator: "\n", omittingEmptySubsequences: false).count
+        if touchesLibrary { flowFiles += 1 }
     }
+
+    var kilobytes: Int {
+        files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) } / 1024
+    }
+}
+
+// The all-flows corpus: every file an operation file or a view controller with flows.
+var random = Generator()
+var allFlows = try Corpus(name: "flows")
+var module = 0
+while allFlows.lines < targetLines {
+    try allFlows.add("Module\(module)Operations.swift", operationFile(module, &random), touchesLibrary: true)
+    try allFlows.add("Module\(module)ViewController.swift", controllerFile(module, &random), touchesLibrary: true)
     module += 1
 }
-let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
-print("corpus: \(lines) lines, \(files.count) files, \(bytes / 1024) KiB, \(module * 2) flows; \(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
+// The app-shaped corpus: in every ten files, one touches a flow library (operations, a view
+// controller with flows, or operations reading keys from a constants file) and nine are ordinary code.
+var app = try Corpus(name: "app")
+var appRandom = Generator(state: 0xA99_5EED)
+var group = 0, ordinary = 0
+while app.lines < targetLines {
+    switch group % 3 {
+    case 0: try app.add("Module\(group)Operations.swift", operationFile(group, &appRandom), touchesLibrary: true)
+    case 1: try app.add("Module\(group)ViewController.swift", controllerFile(group, &appRandom), touchesLibrary: true)
+    default:
+        try app.add("Module\(group)Keyed.swift", keyedOperationFile(group), touchesLibrary: true)
+        try app.add("Module\(group)Keys.swift", keysFile(group), touchesLibrary: false)
+    }
+    let others = group % 3 == 2 ? 8 : 9
+    for _ in 0..<others {
+        try app.add("App\(ordinary).swift", ordinaryFile(ordinary, &appRandom), touchesLibrary: false)
+        ordinary += 1
+    }
+    group += 1
+}
+defer {
+    try? FileManager.default.removeItem(atPath: allFlows.folder)
+    try? FileManager.default.removeItem(atPath: app.folder)
+}
+print("\(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
+for corpus in [allFlows, app] {
+    print("corpus '\(corpus.name)': \(corpus.lines) lines, \(corpus.files.count) files (\(corpus.flowFiles) touch a flow library), \(corpus.kilobytes) KiB")
+}
 
 @MainActor func median(_ work: () -> Void) -> Double {
     var times: [Double] = []
@@ -172,38 +223,88 @@ print("corpus: \(lines) lines, \(files.count) files, \(bytes / 1024) KiB, \(modu
     return times.sorted()[times.count / 2]
 }
 
-@MainActor func readSources() -> [SourceText] {
-    files.map { SourceText(file: InputFile(path: $0), contents: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "") }
+func readSources(_ corpus: Corpus) -> [SourceText] {
+    corpus.files.map { SourceText(file: InputFile(path: $0), contents: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "") }
+}
+
+func rate(_ lines: Int, _ seconds: Double) -> String {
+    String(format: "%9.0f lines/s  (%.3f s)", Double(lines) / seconds, seconds)
+}
+
+/// The peak resident memory of `flowlens check FOLDER --format json` as a child process, in MiB
+/// (the child's own `ru_maxrss`, from `wait4`); nil when the binary is not built beside this one.
+func peakMemory(checking folder: String, everyFile: Bool) -> Double? {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("flowlens").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var environment = ProcessInfo.processInfo.environment
+    if everyFile { environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = "1" } else { environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = nil }
+    let arguments = [binary, "check", folder, "--format", "json"]
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { return nil }
+    var status: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
 }
 
 var sink = 0
-let parseSerial = median { sink &+= FlowIOSLoader.parseOnly(readSources(), parallel: false) }
-let parseParallel = median { sink &+= FlowIOSLoader.parseOnly(readSources(), parallel: true) }
-var report: Report?
-let check = median { report = FlowLens.check([folder], workingDirectory: folder) }
-
-@MainActor func rate(_ seconds: Double) -> String {
-    let perSecond = Double(lines) / seconds
-    return String(format: "%9.0f lines/s  (%.3f s)", perSecond, seconds)
+var figures: [(String, Double, Double)] = []
+for corpus in [allFlows, app] {
+    print("\ncorpus '\(corpus.name)'")
+    let sources = readSources(corpus)
+    let parseSerial = median { sink &+= FlowIOSLoader.parseOnly(sources, parallel: false) }
+    let parseParallel = median { sink &+= FlowIOSLoader.parseOnly(sources, parallel: true) }
+    var report: Report?
+    let check = median { report = FlowLens.check([corpus.folder], workingDirectory: corpus.folder) }
+    // The same check parsing every Swift file: the pre-filter must not change a byte of the report.
+    setenv("FLOWLENS_PARSE_EVERY_SWIFT_FILE", "1", 1)
+    var everyReport: Report?
+    let everyFile = median { everyReport = FlowLens.check([corpus.folder], workingDirectory: corpus.folder) }
+    unsetenv("FLOWLENS_PARSE_EVERY_SWIFT_FILE")
+    let identical = report.map { JSONReporter().report($0) } == everyReport.map { JSONReporter().report($0) }
+    print("parse every file, 1 thread      \(rate(corpus.lines, parseSerial))")
+    print("parse every file, all cores     \(rate(corpus.lines, parseParallel))")
+    print("flowlens check, all cores       \(rate(corpus.lines, check))  — \(report?.graph.flows.count ?? 0) flows, \(report?.findings.count ?? 0) findings")
+    print("check parsing every Swift file  \(rate(corpus.lines, everyFile))  — report \(identical ? "identical" : "DIFFERENT")")
+    print(String(format: "ratio check / parse-every-file time (all cores): %.2f", check / parseParallel))
+    print(String(format: "ratio check / check parsing every file: %.2f", check / everyFile))
+    let memory = peakMemory(checking: corpus.folder, everyFile: false)
+    let memoryEvery = peakMemory(checking: corpus.folder, everyFile: true)
+    if let memory, let memoryEvery {
+        print(String(format: "peak memory of `flowlens check` (child process): %.0f MiB (parsing every file: %.0f MiB)", memory, memoryEvery))
+    } else {
+        print("peak memory: not measured (build the flowlens product beside this benchmark)")
+    }
+    if !identical {
+        FileHandle.standardError.write(Data("benchmark: the pre-filter changed the report of corpus '\(corpus.name)'\n".utf8))
+        exit(1)
+    }
+    figures.append((corpus.name, check, parseParallel))
 }
-print("parse only, 1 thread        \(rate(parseSerial))")
-print("parse only, all cores       \(rate(parseParallel))")
-print("flowlens check, all cores   \(rate(check))  — load, resolve, analyse \(report?.graph.flows.count ?? 0) flows, \(report?.findings.count ?? 0) findings")
-print(String(format: "ratio check / parse-only (all cores): %.2f", parseParallel / check))
 
 // `--cache-path`: the same check when every file is unchanged since the last run (a warm cache).
-let cachePath = folder + "/benchmark-cache.json"
+let cachePath = allFlows.folder + "/benchmark-cache.json"
 let cold = LoadCache(path: cachePath)
-_ = FlowLens.check([folder], configurationFile: nil, cache: cold, workingDirectory: folder)
+_ = FlowLens.check([allFlows.folder], configurationFile: nil, cache: cold, workingDirectory: allFlows.folder)
 try? cold.save()
 var reused = (0, 0)
 let warm = median {
     let cache = LoadCache(path: cachePath)
-    report = FlowLens.check([folder], configurationFile: nil, cache: cache, workingDirectory: folder)
+    _ = FlowLens.check([allFlows.folder], configurationFile: nil, cache: cache, workingDirectory: allFlows.folder)
     reused = cache.statistics
 }
-print("flowlens check, warm cache  \(rate(warm))  — reused \(reused.0) of \(reused.0 + reused.1) files")
-print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / check, check / warm))
+let allFlowsCheck = figures[0].1
+print("\nflowlens check, warm cache ('flows')  \(rate(allFlows.lines, warm))  — reused \(reused.0) of \(reused.0 + reused.1) files")
+print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / allFlowsCheck, allFlowsCheck / warm))
 if sink == 42 { print("") }  // keeps the parse results alive
 if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }
 if only != "check" { try largeFlowsBenchmark(sizes: flowSizes, runs: runs) }
+if only != "check" { try parallelExportBenchmark(flows: 200, runs: runs) }

@@ -68,18 +68,18 @@ public enum ConfigurationLoader {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             return (configuration, [.invalidInput("cannot read the configuration file", at: SourceLocation(file: shown))])
         }
-        let root: Node
+        let tree: YAMLTree
         do {
-            guard let node = try Yams.compose(yaml: text) else {  // an empty file: defaults
+            guard let composed = try YAMLTree.compose(text) else {  // an empty file: defaults
                 configuration.exclude = defaultExcludes
                 return (configuration, [])
             }
-            root = node
+            tree = composed
         } catch {
             return (configuration, [DeclarativeLoader.finding(for: error, file: shown)])
         }
-        var reader = ConfigurationReader(reader: YAMLReader(file: shown), knownRules: knownRules)
-        reader.read(root, into: &configuration)
+        var reader = ConfigurationReader(reader: YAMLReader(file: shown, plainScalarsUntagged: tree.plainScalarsUntagged), knownRules: knownRules)
+        reader.read(tree.root, into: &configuration)
         if reader.defaultExcludes { configuration.exclude = defaultExcludes + configuration.exclude }
         return (configuration, reader.findings)
     }
@@ -106,7 +106,7 @@ struct ConfigurationReader {
         for (keyNode, value) in top {
             guard let key = keyNode.scalar?.string else { continue }
             // A section with nothing but comments under it (`rules:`) is empty, not a mistake.
-            if value.tagName == .null, Self.topKeys.contains(key), key != "version" { continue }
+            if reader.tag(value) == .null, Self.topKeys.contains(key), key != "version" { continue }
             switch key {
             case "version":
                 if value.int != Configuration.version {
@@ -116,7 +116,7 @@ struct ConfigurationReader {
             case "include": configuration.include = patterns(value, "include")
             case "exclude": configuration.exclude = patterns(value, "exclude")
             case "defaultExcludes":
-                if value.tagName == .bool, let flag = value.bool {
+                if reader.tag(value) == .bool, let flag = value.bool {
                     defaultExcludes = flag
                 } else {
                     warn("'defaultExcludes' is true or false", at: value)
@@ -146,7 +146,7 @@ struct ConfigurationReader {
                 continue
             }
             // YAML 1.1 reads a bare `off`/`on` as a boolean.
-            let text = value.tagName == .bool ? (value.bool == true ? "on" : "off") : (value.scalar?.string ?? "")
+            let text = reader.tag(value) == .bool ? (value.bool == true ? "on" : "off") : (value.scalar?.string ?? "")
             if let setting = Configuration.RuleSetting(text: text) {
                 settings.append((id, setting))
             } else {
@@ -225,7 +225,7 @@ struct ConfigurationReader {
                 warn("unknown key '\(keyNode.scalar?.string ?? "?")' in 'limits' of \(reader.file) (expected \(names.map(\.0).joined(separator: ", ")))", at: keyNode)
                 continue
             }
-            guard value.tagName == .int, let number = value.int, number > 0 else {
+            guard reader.tag(value) == .int, let number = value.int, number > 0 else {
                 warn("'\(name)' in 'limits' must be a positive integer", at: value)
                 continue
             }

@@ -30,7 +30,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Merge.self, Rules.self, DumpConfig.self, Init.self],
+        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Merge.self, Rules.self, DumpConfig.self, Init.self, RenderWorkerCommand.self],
         defaultSubcommand: nil)
 }
 
@@ -329,7 +329,13 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("For --format png: how many times larger than its natural size (96 pixels an inch) each picture is, a number above 0 and at most \(Int(Graphviz.maximumScale)), e.g. 2 for high-density screens (default: 1).", valueName: "scale"))
     var scale: Double?
 
+    @Option(help: ArgumentHelp("How many diagrams to render at once, each in a worker process of its own (default: the number of cores); 1 renders in this process. The files are the same either way.", valueName: "n"))
+    var jobs: Int?
+
     func validate() throws {
+        if let jobs, jobs < 1 {
+            throw ValidationError("--jobs takes a number of worker processes, 1 or more (got \(jobs)).")
+        }
         guard let scale else { return }
         guard format == .png else {
             throw ValidationError("--scale sizes PNG pictures: use it with --format png (got --format \(format.rawValue)).")
@@ -344,7 +350,14 @@ struct Export: ParsableCommand {
         let written: [String]
         var failed = false
         var removed: [String] = []
-        let exporter = Exporter(format: format, scale: scale ?? 1)
+        var exporter = Exporter(format: format, scale: scale ?? 1)
+        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        if workers > 1, report.graph.flows.count > 1, let executable = Bundle.main.executablePath {
+            exporter.renderer = .workers(executable: executable, arguments: ["render-worker"], count: workers)
+        }
+        let progress = ProgressLine("rendering", total: report.graph.flows.count)
+        exporter.progress = { progress.advance() }
+        defer { progress.finish() }
         var failures: [WriteFailure] = []
         do {
             written = try exporter.export(report, to: output)
@@ -355,6 +368,7 @@ struct Export: ParsableCommand {
         } catch {
             throw CommandFailure("cannot export to '\(output)': \(WriteFailure.cause(of: error)); give a folder --output can create or write into")
         }
+        progress.finish()
         if clean {
             // A diagram that could not be rewritten keeps its old file rather than leave a hole.
             let (gone, notRemoved) = exporter.removeStaleDiagrams(in: output, keeping: written + failures.map(\.path))
@@ -370,6 +384,18 @@ struct Export: ParsableCommand {
             if clean { Output.error("removed \(removed.count) stale diagram\(removed.count == 1 ? "" : "s")\n") }
         }
         throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
+    }
+}
+
+/// `flowlens render-worker`: what `export --jobs` runs in each worker process (not for people).
+struct RenderWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render-worker",
+        abstract: "Render DOT requests from standard input to standard output (used by export --jobs).",
+        shouldDisplay: false)
+
+    func run() throws {
+        throw ExitCode(RenderWorker.serve())
     }
 }
 

@@ -13,24 +13,22 @@ public struct DeclarativeLoader: FlowLoader {
     public init(limits: Limits = .default) { self.limits = limits }
 
     public func load(_ file: InputFile, contents: String) -> FlowGraph {
-        var reader = YAMLReader(file: file.displayPath)
-        let root: Node
+        let tree: YAMLTree
         do {
-            guard let node = try JSONText.compose(contents, json: file.path.lowercased().hasSuffix(".json"), file: file.displayPath) else {
-                reader.error("empty file: expected 'version: 1' and 'flows:'", at: SourceLocation(file: file.displayPath, line: 1, column: 1))
-                return FlowGraph(loadFindings: reader.findings)
+            guard let composed = try JSONText.compose(contents, json: file.path.lowercased().hasSuffix(".json"), file: file.displayPath) else {
+                return FlowGraph(loadFindings: [.invalidInput("empty file: expected 'version: 1' and 'flows:'", at: SourceLocation(file: file.displayPath, line: 1, column: 1))])
             }
-            root = node
+            tree = composed
         } catch let problem as JSONText.Problem {
             return FlowGraph(loadFindings: [problem.finding])
         } catch {
             return FlowGraph(loadFindings: [Self.finding(for: error, file: file.displayPath)])
         }
-        if let problem = YAMLBudget.check(root, sourceBytes: contents.utf8.count, limits: limits, file: file.displayPath) {
+        if let problem = YAMLBudget.check(tree.root, sourceBytes: contents.utf8.count, limits: limits, file: file.displayPath) {
             return FlowGraph(loadFindings: [problem])
         }
-        var parser = DocumentParser(reader: reader)
-        let flows = parser.parseDocument(root)
+        var parser = DocumentParser(reader: YAMLReader(file: file.displayPath, plainScalarsUntagged: tree.plainScalarsUntagged))
+        let flows = parser.parseDocument(tree.root)
         return FlowGraph(flows: flows, loadFindings: parser.reader.findings)
     }
 
@@ -371,7 +369,8 @@ struct DocumentParser {
             var access = DataAccess(key: key, location: reader.location(keyNode))
             if valueNode.mapping != nil {
                 guard let fields = reader.mapping(valueNode, what: "data value '\(key)'", allowed: Self.dataKeys) else { continue }
-                let inferred = fields["value"].map(ValueInference.infer)
+                let typing = ValueInference(reader: reader)
+                let inferred = fields["value"].map(typing.infer)
                 // An explicit type wins; a missing or empty one (`type: ~`) is inferred from the value.
                 if let typeNode = fields["type"], case let .some(.some(type)) = reader.typeName(typeNode, what: "'type'") {
                     access.type = type
@@ -379,8 +378,8 @@ struct DocumentParser {
                     access.type = inferred?.type
                 }
                 access.elementTypes = inferred?.elementTypes
-                access.value = fields["value"].map(ValueInference.display)
-                if let value = fields["value"], value.tagName == .str { access.stringValue = value.scalar?.string }
+                access.value = fields["value"].map(typing.display)
+                if let value = fields["value"], reader.tag(value) == .str { access.stringValue = value.scalar?.string }
             } else if case let .some(type) = reader.typeName(valueNode, what: "the type of '\(key)'") {
                 access.type = type
             }
@@ -391,8 +390,11 @@ struct DocumentParser {
 }
 
 /// Types of literal values, as Swift would infer them.
-enum ValueInference {
-    static func infer(_ node: Node) -> (type: TypeName?, elementTypes: [TypeName?]?) {
+struct ValueInference {
+    /// Types the document's scalars.
+    let reader: YAMLReader
+
+    func infer(_ node: Node) -> (type: TypeName?, elementTypes: [TypeName?]?) {
         switch node {
         case .scalar:
             return (scalarType(node), nil)
@@ -409,8 +411,8 @@ enum ValueInference {
         }
     }
 
-    private static func scalarType(_ node: Node) -> TypeName? {
-        switch node.tagName {
+    private func scalarType(_ node: Node) -> TypeName? {
+        switch reader.tag(node) {
         case .str: return "String"
         case .int: return "Int"
         case .float: return "Double"
@@ -420,18 +422,18 @@ enum ValueInference {
     }
 
     /// A short, one-line rendering of a literal for diagrams.
-    static func display(_ node: Node) -> String {
+    func display(_ node: Node) -> String {
         let text = rendering(node, upTo: 61)
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 
     /// The literal as text, stopping once it is longer than `limit` characters: a large value costs
     /// no more than a short one.
-    private static func rendering(_ node: Node, upTo limit: Int) -> String {
+    private func rendering(_ node: Node, upTo limit: Int) -> String {
         switch node {
         case let .scalar(scalar):
             let text = String(scalar.string.prefix(max(0, limit)))
-            return node.tagName == .str ? "\"\(text)\"" : text
+            return reader.tag(node) == .str ? "\"\(text)\"" : text
         case let .sequence(items):
             var text = "["
             for (i, item) in items.enumerated() {

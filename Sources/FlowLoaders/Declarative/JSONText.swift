@@ -18,12 +18,12 @@ enum JSONText {
     }
 
     /// The composed document of `contents`, read as JSON when `json` is set.
-    static func compose(_ contents: String, json: Bool, file: String) throws -> Node? {
+    static func compose(_ contents: String, json: Bool, file: String) throws -> YAMLTree? {
         do {
-            return try Yams.compose(yaml: contents)
+            return try YAMLTree.compose(contents)
         } catch where json {
             if let problem = problem(contents, file: file) { throw Problem(finding: problem) }
-            return try Yams.compose(yaml: yamlCompatible(contents))
+            return try YAMLTree.compose(yamlCompatible(contents))
         }
     }
 

@@ -17,8 +17,14 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
     /// Creates the loader.
     public init(limits: Limits) { self.limits = limits }
 
+    /// Parse every file, not only those that can define or use a flow (`SwiftRelevance`): for tests
+    /// and the benchmark, which check that both ways give the same graph.
+    var parsesEveryFile = !SwiftRelevance.isEnabled
+
     public func load(_ files: [SourceText]) -> FlowGraph {
-        let parsed = SwiftSources.parse(files, limits: limits)
+        // Files that cannot define or use a flow are not parsed (`SwiftRelevance`).
+        let relevant = parsesEveryFile ? nil : SwiftRelevance.select(files, limits: limits)
+        let parsed = SwiftSources.parse(relevant.map { keep in files.indices.filter { keep[$0] }.map { files[$0] } } ?? files, limits: limits)
         var graph = FlowGraph()
         for read in SwiftSources.readers { graph.merge(read(parsed)) }
         // Files not read (nested too deep) first; then syntax errors and conflict markers of the files read.

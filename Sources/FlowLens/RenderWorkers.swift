@@ -1,0 +1,252 @@
+import Foundation
+
+/// One diagram to render: DOT text, a format and, for PNG, a scale.
+public struct RenderJob: Sendable {
+    /// The DOT text.
+    public var dot: String
+    /// The Graphviz format.
+    public var format: GraphvizFormat
+    /// A PNG's scale (see `Graphviz.render(dot:format:scale:)`).
+    public var scale: Double
+
+    /// Creates a job.
+    public init(dot: String, format: GraphvizFormat, scale: Double = 1) {
+        self.dot = dot
+        self.format = format
+        self.scale = scale
+    }
+}
+
+/// How diagrams are rendered: in this process, one at a time (Graphviz is not thread-safe), or by
+/// worker processes, each with its own Graphviz, that this program starts by running itself with
+/// the hidden `render-worker` subcommand (`RenderWorker.serve`).
+public enum DiagramRenderer: Sendable {
+    /// Graphviz in this process, one diagram at a time.
+    case inProcess
+    /// `count` worker processes running `executable` with `arguments`.
+    case workers(executable: String, arguments: [String], count: Int)
+
+    /// Renders every job; the results are in the order of `jobs`, the same bytes whichever renderer.
+    /// `done` is called (from any thread) after each job.
+    public func render(_ jobs: [RenderJob], done: @Sendable () -> Void = {}) -> [Result<Data, any Error>] {
+        switch self {
+        case .inProcess:
+            return jobs.map { job in
+                defer { done() }
+                return Result { try Graphviz.render(dot: job.dot, format: job.format, scale: job.scale) }
+            }
+        case let .workers(executable, arguments, count):
+            return RenderWorkerPool(executable: executable, arguments: arguments).render(jobs, workers: max(1, min(count, jobs.count)), done: done)
+        }
+    }
+}
+
+/// The failure of a worker process.
+public struct RenderWorkerError: Error, CustomStringConvertible, Sendable {
+    /// What happened.
+    public let description: String
+}
+
+/// The wire format between `flowlens` and its render workers, over the worker's standard input
+/// and output. A request: the format's name as one byte length and bytes, the scale's bits
+/// (8 bytes), the DOT's length (8 bytes) and its UTF-8 bytes. A response: a status byte (0: the
+/// rendered bytes follow; 1: an error message follows), a length (8 bytes) and the bytes.
+/// Integers are little-endian.
+enum RenderWire {
+    static func request(_ job: RenderJob) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let name = Array(job.format.rawValue.utf8)
+        bytes.append(UInt8(name.count))
+        bytes += name
+        bytes += integer(job.scale.bitPattern)
+        let dot = Array(job.dot.utf8)
+        bytes += integer(UInt64(dot.count))
+        bytes += dot
+        return bytes
+    }
+
+    static func integer(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    static func integer(_ bytes: [UInt8]) -> UInt64 { bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) } }
+
+    /// Reads exactly `count` bytes; nil at the end of input or on an error.
+    static func read(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + got, count - got) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return buffer
+    }
+
+    /// Writes all of `bytes`; false when the other end is gone.
+    static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + sent, bytes.count - sent) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+}
+
+/// The worker's side: `flowlens render-worker` runs this until its input ends.
+public enum RenderWorker {
+    /// Renders each request read from standard input and writes the response to standard output.
+    /// Returns at the end of input; a broken request ends the worker with status 2.
+    public static func serve() -> Int32 {
+        while true {
+            guard let length = RenderWire.read(0, 1) else { return 0 }  // no more requests
+            guard let name = RenderWire.read(0, Int(length[0])), let format = GraphvizFormat(rawValue: String(decoding: name, as: UTF8.self)),
+                  let scaleBits = RenderWire.read(0, 8), let size = RenderWire.read(0, 8),
+                  let dot = RenderWire.read(0, Int(RenderWire.integer(size))) else { return 2 }
+            let scale = Double(bitPattern: RenderWire.integer(scaleBits))
+            let response: [UInt8]
+            do {
+                let data = try Graphviz.render(dot: String(decoding: dot, as: UTF8.self), format: format, scale: scale)
+                response = [0] + RenderWire.integer(UInt64(data.count)) + [UInt8](data)
+            } catch {
+                let message = Array("\(error)".utf8)
+                response = [1] + RenderWire.integer(UInt64(message.count)) + message
+            }
+            guard RenderWire.write(1, response) else { return 2 }
+        }
+    }
+}
+
+/// The parent's side: starts the workers, gives each the next job when it is free, and collects the
+/// results in job order. Each worker's standard error is read on its own thread while it works, so a
+/// worker that writes much there never blocks; a worker that exits mid-job fails that job with its
+/// status and the end of what it wrote to standard error, and a fresh worker takes the next job.
+final class RenderWorkerPool: @unchecked Sendable {
+    let executable: String
+    let arguments: [String]
+    private let lock = NSLock()
+    private var next = 0
+
+    init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    func render(_ jobs: [RenderJob], workers: Int, done: @Sendable () -> Void) -> [Result<Data, any Error>] {
+        // A worker that dies closes its pipe: writing to it must fail with EPIPE, not kill this process.
+        signal(SIGPIPE, SIG_IGN)
+        let results = ResultBox(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var worker: Worker?
+            while let index = take(jobs.count) {
+                if worker == nil {
+                    do {
+                        worker = try Worker(executable: executable, arguments: arguments)
+                    } catch {
+                        results.set(index, .failure(RenderWorkerError(description: "cannot start a render worker (\(executable)): \(error)")))
+                        done()
+                        continue
+                    }
+                }
+                let result = worker!.render(jobs[index])
+                if case .failure = result, !worker!.isAlive {
+                    worker!.finish()
+                    worker = nil
+                }
+                results.set(index, result)
+                done()
+            }
+            worker?.finish()
+        }
+        return results.values
+    }
+
+    private func take(_ count: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    /// Results written from several threads, one slot each.
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [Result<Data, any Error>?]
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<Data, any Error>) {
+            lock.lock()
+            slots[index] = value
+            lock.unlock()
+        }
+        var values: [Result<Data, any Error>] { slots.map { $0! } }
+    }
+
+    /// One worker process and its pipes.
+    final class Worker: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        private let errorLock = NSLock()
+        private var errorText = Data()
+        private let errorsDrained = DispatchSemaphore(value: 0)
+        private(set) var isAlive = true
+
+        init(executable: String, arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let handle = errors.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    errorLock.lock()
+                    errorText.append(chunk)
+                    if errorText.count > 64 * 1024 { errorText = errorText.suffix(16 * 1024) }  // keep the end
+                    errorLock.unlock()
+                }
+                errorsDrained.signal()
+            }
+        }
+
+        func render(_ job: RenderJob) -> Result<Data, any Error> {
+            let sent = RenderWire.write(input.fileHandleForWriting.fileDescriptor, RenderWire.request(job))
+            let fd = output.fileHandleForReading.fileDescriptor
+            if sent, let status = RenderWire.read(fd, 1), let length = RenderWire.read(fd, 8),
+               let body = RenderWire.read(fd, Int(RenderWire.integer(length))) {
+                if status[0] == 0 { return .success(Data(body)) }
+                return .failure(RenderWorkerError(description: String(decoding: body, as: UTF8.self)))  // Graphviz's own message
+            }
+            isAlive = false
+            return .failure(RenderWorkerError(description: "the render worker stopped: \(ended())"))
+        }
+
+        /// How the process ended, with the last line it wrote to standard error.
+        private func ended() -> String {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            errorsDrained.wait()
+            errorLock.lock()
+            let text = String(decoding: errorText, as: UTF8.self)
+            errorLock.unlock()
+            let last = text.split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
+            switch process.terminationReason {
+            case .uncaughtSignal: return "killed by signal \(process.terminationStatus)\(last)"
+            default: return "exited with status \(process.terminationStatus)\(last)"
+            }
+        }
+
+        /// Closes the worker's input (it exits at the end of input) and waits for it.
+        func finish() {
+            guard isAlive else { return }
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            errorsDrained.wait()
+        }
+    }
+}

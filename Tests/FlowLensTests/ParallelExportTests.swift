@@ -1,0 +1,84 @@
+import FlowLens
+import FlowLensTestSupport
+import Foundation
+import Testing
+
+/// `flowlens export --jobs N`: diagrams rendered by worker processes, byte for byte what one
+/// process renders; workers that die or talk much on standard error.
+@Suite("Parallel export")
+struct ParallelExportTests {
+    /// Every file under `folder`, by name, with its bytes.
+    private func contents(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return files
+    }
+
+    @Test("--jobs 3 writes the same bytes as --jobs 1, as SVG and as the review page; no progress line in a pipe",
+          arguments: ["svg", "html"])
+    func sameBytes(format: String) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let serial = try flowlens(["export", "samples", "--output", folder + "/serial", "--format", format, "--jobs", "1"])
+        let parallel = try flowlens(["export", "samples", "--output", folder + "/parallel", "--format", format, "--jobs", "3"])
+        #expect(serial.status == parallel.status)
+        #expect(serial.stdout == parallel.stdout)
+        #expect(serial.stderr.replacingOccurrences(of: folder + "/serial", with: "OUT") == parallel.stderr.replacingOccurrences(of: folder + "/parallel", with: "OUT"))
+        #expect(!parallel.stderr.contains("rendering") && !parallel.stderr.contains("\r"))
+        let a = try contents(folder + "/serial"), b = try contents(folder + "/parallel")
+        #expect(a.count > (format == "svg" ? 20 : 1))
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for (name, bytes) in a {
+            #expect(b[name] == bytes, "\(name) differs")
+        }
+    }
+
+    @Test("--jobs 0 is a usage error")
+    func zeroJobs() throws {
+        let result = try flowlens(["export", "samples", "--output", NSTemporaryDirectory() + "never", "--jobs", "0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--jobs takes a number of worker processes, 1 or more (got 0)"))
+    }
+
+    private let jobs = (0..<5).map { n in
+        RenderJob(dot: "digraph G { a\(n) -> b\(n) [label=\"step \(n)\"] }", format: .svg)
+    }
+
+    @Test("a worker that dies fails its job with its status and last words, and the run ends")
+    func dyingWorker() {
+        let renderer = DiagramRenderer.workers(executable: "/bin/sh",
+                                               arguments: ["-c", "head -c 1 >/dev/null; echo 'layout crashed' >&2; exit 3"], count: 2)
+        let results = renderer.render(jobs)
+        #expect(results.count == jobs.count)
+        for result in results {
+            guard case let .failure(error) = result else {
+                Issue.record("a dead worker rendered a diagram")
+                continue
+            }
+            #expect("\(error)" == "the render worker stopped: exited with status 3: layout crashed")
+        }
+    }
+
+    @Test("a worker that writes megabytes to standard error before answering does not block")
+    func chattyWorker() throws {
+        let chatty = DiagramRenderer.workers(executable: "/bin/sh",
+                                             arguments: ["-c", "yes 'a line on standard error' | head -c 3000000 >&2; exec \"$0\" render-worker", flowlensBinary],
+                                             count: 2)
+        let quiet = DiagramRenderer.inProcess
+        let a = chatty.render(jobs).map { try? $0.get() }
+        let b = quiet.render(jobs).map { try? $0.get() }
+        #expect(a.allSatisfy { $0 != nil })
+        #expect(a == b)
+    }
+
+    @Test("the progress line is drawn only when enabled, after a second, and erased at the end")
+    func progressLine() {
+        let off = ProgressLine("rendering", total: 3, enabled: false)
+        #expect(!off.isEnabled)
+        off.advance()
+        off.finish()
+        #expect(ProgressLine("rendering", total: 3).isEnabled == (isatty(STDERR_FILENO) == 1))
+    }
+}

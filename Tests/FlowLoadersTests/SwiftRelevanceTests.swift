@@ -1,0 +1,224 @@
+import FlowModel
+import Foundation
+import Testing
+@testable import FlowLoaders
+
+/// The Swift pre-filter (`SwiftRelevance`): which files are parsed, and that skipping the others
+/// changes nothing a reader finds.
+@Suite("Swift pre-filter: parse only what can matter")
+struct SwiftRelevanceTests {
+    private func sources(_ files: [(String, String)]) -> [SourceText] {
+        files.map { SourceText(file: InputFile(path: $0.0), contents: $0.1) }
+    }
+
+    /// The names of the files the pre-filter parses.
+    private func selected(_ files: [(String, String)]) -> [String] {
+        let list = sources(files)
+        return zip(list, SwiftRelevance.select(list)).filter(\.1).map(\.0.file.path)
+    }
+
+    /// The graph with and without the pre-filter, as JSON, for comparing byte for byte.
+    private func bothWays(_ files: [(String, String)]) throws -> (filtered: String, everyFile: String) {
+        var every = SwiftSourcesLoader()
+        every.parsesEveryFile = true
+        var filtered = SwiftSourcesLoader()
+        filtered.parsesEveryFile = false
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let a = try encoder.encode(filtered.load(sources(files)))
+        let b = try encoder.encode(every.load(sources(files)))
+        return (String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+    }
+
+    private let settingsView = """
+        import UIKit
+
+        final class SettingsView: UIView {
+            private let toggle = UISwitch()
+            var title: String = "Settings" { didSet { setNeedsLayout() } }
+
+            override func layoutSubviews() {
+                super.layoutSubviews()
+                toggle.frame = bounds.insetBy(dx: 12, dy: 8)
+            }
+        }
+        """
+
+    private let priceFormatting = """
+        import Foundation
+
+        extension Decimal {
+            /// "12.50 €" for a price (`#"{"#` braces in strings are not code).
+            func formatted(currency code: String) -> String {
+                let brace = #"{ not a scope"#
+                let nested = "total: \\(code.isEmpty ? "none" : "\\(code)")"
+                /* a /* nested */ comment with { */
+                return "\\(self) \\(code)" + (brace.isEmpty ? nested : "")
+            }
+        }
+        """
+
+    @Test("ordinary app files are skipped; a subclass of a user base class in another file is parsed")
+    func baseClassInAnotherFile() throws {
+        let files = [
+            ("Base.swift", """
+                import Flow_iOS
+
+                /// Every payment step logs its key first.
+                class PaymentStep: FlowOperation {
+                    override var primaryInputParamKey: String { return "cart" }
+                }
+                """),
+            ("Charge.swift", """
+                final class ChargeCard: PaymentStep {
+                    override init() { super.init() }
+                }
+                """),
+            ("Checkout.swift", """
+                import Flow_iOS
+
+                final class CheckoutController {
+                    func pay() {
+                        Flow()
+                            .setDataBucket(dataBucket: ["cart": "c1"])
+                            .add(operation: ChargeCard())
+                            .start()
+                    }
+                }
+                """),
+            ("SettingsView.swift", settingsView),
+            ("Price.swift", priceFormatting),
+        ]
+        #expect(selected(files) == ["Base.swift", "Charge.swift", "Checkout.swift"])
+        let graphs = try bothWays(files)
+        #expect(graphs.filtered == graphs.everyFile)
+    }
+
+    @Test("a constants file that never names the library is parsed when an operation reads its keys")
+    func constantsInAnotherFile() throws {
+        let files = [
+            ("Keys.swift", """
+                enum SessionKeys {
+                    static let token = "session.token", user = "session.user"
+                }
+                let (defaultRegion, fallbackRegion) = ("eu", "us")
+                """),
+            ("Login.swift", """
+                import Flow_iOS
+
+                final class StoreSession: FlowOperation {
+                    override func mainLogic() {
+                        guard let token: String = getData(name: SessionKeys.token) else { return }
+                        setData(name: SessionKeys.user, value: token + fallbackRegion)
+                        finishSuccessfully()
+                    }
+                }
+
+                final class LoginController {
+                    func signIn() {
+                        Flow().add(operation: StoreSession()).start()
+                    }
+                }
+                """),
+            ("SettingsView.swift", settingsView),
+        ]
+        #expect(selected(files) == ["Keys.swift", "Login.swift"])
+        let graphs = try bothWays(files)
+        #expect(graphs.filtered == graphs.everyFile)
+        #expect(graphs.filtered.contains("session.token"))
+    }
+
+    @Test("a progression's case constructed in a file that names neither the library nor the type is parsed")
+    func progressionCaseElsewhere() throws {
+        let files = [
+            ("Download.swift", """
+                enum Download: Progression {
+                    case fetch(URL)
+                    case done(Data)
+
+                    mutating func updateOrDeferNext() throws -> Deferred<Download>? {
+                        switch self {
+                        case let .fetch(url):
+                            return .future { resolve in resolve { .done(try Data(contentsOf: url)) } }
+                        case .done:
+                            return nil
+                        }
+                    }
+
+                    var result: Data? {
+                        guard case let .done(data) = self else { return nil }
+                        return data
+                    }
+                }
+                """),
+            ("Runner.swift", """
+                final class Runner {
+                    func begin(_ url: URL) {
+                        queue.run(.fetch(url))
+                    }
+                }
+                """),
+            ("Price.swift", priceFormatting),
+        ]
+        #expect(selected(files) == ["Download.swift", "Runner.swift"])
+        let graphs = try bothWays(files)
+        #expect(graphs.filtered == graphs.everyFile)
+    }
+
+    @Test("a FlowKit controller whose machine protocol is named through a typealias, and its extension")
+    func controllerThroughTypealias() throws {
+        let files = [
+            ("Machines.swift", "typealias SignInMachine = SignInFlowStateMachine\n"),
+            ("SignIn.swift", """
+                final class SignInController: SignInMachine {
+                    func onPrompt(state: State.Prompt, context: String?) -> Promise<State.Prompt> { fatalError() }
+                }
+                """),
+            ("SignIn+Done.swift", """
+                extension SignInController {
+                    func onDone(state: State.Done, context: Void) -> Promise<State.Done> { fatalError() }
+                }
+                """),
+            ("SettingsView.swift", settingsView),
+        ]
+        #expect(selected(files) == ["Machines.swift", "SignIn.swift", "SignIn+Done.swift"])
+    }
+
+    @Test("a file the light pass cannot follow is parsed; a broken file that cannot matter is not reported")
+    func unsureAndBroken() throws {
+        let unterminated = ("Broken.swift", "let greeting = \"hello\nstruct Other {}\n")
+        let unbalanced = ("Unbalanced.swift", "struct Loose {\n    func f() {\n}\n")
+        #expect(selected([unterminated, unbalanced, ("SettingsView.swift", settingsView)]) == ["Broken.swift", "Unbalanced.swift"])
+        // Balanced but not Swift: skipped, so its syntax error is not reported (it holds no flow).
+        let notSwift = ("Notes.swift", "this is { not swift } at all\n")
+        let graph = SwiftSourcesLoader().load(sources([notSwift, ("SettingsView.swift", settingsView)]))
+        #expect(graph.loadFindings.isEmpty)
+        var every = SwiftSourcesLoader()
+        every.parsesEveryFile = true
+        #expect(every.load(sources([notSwift])).loadFindings.map(\.rule) == ["invalid-input"])
+        // The same error in a file that uses a flow library is reported either way.
+        let brokenFlow = ("Flow.swift", "import Flow_iOS\nlet flow = Flow(\n")
+        #expect(SwiftSourcesLoader().load(sources([brokenFlow])).loadFindings.map(\.rule) == ["invalid-input"])
+    }
+
+    @Test("names declared inside function bodies connect nothing; names at type scope do")
+    func scopes() {
+        let skim = SwiftRelevance.Skim("""
+            struct Profile {
+                let name: String, email: String
+                var age = 3
+                case bogus
+                class func make() -> Profile {
+                    let local = Profile(name: "a", email: "b")
+                    func helper() {}
+                    return local
+                }
+                enum Kind: String { case admin = "a", guest }
+            }
+            func topLevel(_ value: Int) -> Int { let inner = value; return inner }
+            """)
+        #expect(!skim.unsure)
+        #expect(skim.declared == ["Profile", "name", "email", "age", "bogus", "make", "Kind", "admin", "guest", "topLevel"])
+        #expect(skim.mentions.isSuperset(of: ["local", "helper", "inner", "String"]))
+    }
+}
