@@ -8,9 +8,9 @@ enum LoaderChecks {
         let graph = SourceLoader(environment: [:]).load([SourceText(file: InputFile(path: fileName), contents: text)])
         let report = FlowLens.analyze(graph)
         var problems: [String] = []
-        // Every line break swift-syntax, Yams, the Ruby lexer or PlantUML may count, plus the line
-        // after the last one (an error at the end of the file).
-        let lines = text.unicodeScalars.reduce(2) { $0 + ($1 == "\n" || $1 == "\r" ? 1 : 0) }
+        // Every line break swift-syntax, libyaml (NEL, LS, PS too), the Ruby lexer or PlantUML may
+        // count, plus the line after the last one (an error at the end of the file).
+        let lines = text.unicodeScalars.reduce(2) { $0 + (Character($1).isNewline ? 1 : 0) }
         func check(_ location: SourceLocation?, _ what: String) {
             guard let location else { return }
             if location.file != fileName { problems.append("\(what) points at file '\(location.file)', not the input '\(fileName)'") }

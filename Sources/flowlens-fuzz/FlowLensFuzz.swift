@@ -27,6 +27,21 @@ public func fuzzTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CI
     if !problems.isEmpty { fatalError("fuzz target \(fuzzTarget.rawValue): " + problems.joined(separator: "\n")) }
     return 0
 }
+
+/// libFuzzer's driver (the `main` of `-sanitize=fuzzer` calls it too).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// The executable's entry point: SwiftPM links an executable target's `main` to `<module>_main`
+/// (so that tests can link the module), which the fuzz build, without `@main`, must define. It hands
+/// the command line to libFuzzer, as libFuzzer's own `main` would.
+@_cdecl("flowlens_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, size in fuzzTestOneInput(bytes, size) }
+}
 #else
 @main
 struct FlowLensFuzz {
