@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
         .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens", "FlowLensTestSupport"]),
+        // The fuzz targets' bodies, one function per loader and writer (README "Fuzzing"); a library so
+        // that the fuzzer and the tests' replay of its saved inputs run the same code.
+        .target(name: "FlowLensFuzzing", dependencies: ["FlowLens"]),
+        // libFuzzer's entry point in the fuzz build (scripts/fuzz.sh: -D FUZZING); otherwise a replay CLI.
+        .executableTarget(name: "flowlens-fuzz", dependencies: ["FlowLensFuzzing"]),
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `swift package flowlens check`, and `flowlens check` on a target's files during `swift build`
@@ -60,6 +65,8 @@ let package = Package(
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
         .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"], exclude: ["Golden"]),
+        // Replays every saved fuzz input (crashes and slow inputs once found) through its target.
+        .testTarget(name: "FlowLensFuzzingTests", dependencies: ["FlowLensFuzzing", "FlowLensTestSupport"], exclude: ["Regressions"]),
         .testTarget(name: "FlowReflectionTests", dependencies: ["FlowLensTesting", "FlowLensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,9 +32,10 @@ public enum MermaidExport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text for a Markdown code span: backticks and line breaks would end it early.
+    /// Text for a Markdown code span: backticks and line breaks would end it early; hidden characters
+    /// (a file name may hold any but `/` and NUL) are written visibly, as everywhere else on the page.
     static func code(_ text: String) -> String {
-        String(text.map { $0 == "`" || $0.isNewline ? "'" : $0 })
+        String(DisplayText.visible(text, limit: nil).map { $0 == "`" || $0.isNewline ? "'" : $0 })
     }
 
     /// The files of `flow`: `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or

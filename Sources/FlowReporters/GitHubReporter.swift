@@ -11,7 +11,8 @@ import FlowModel
 /// the annotations to land on the diff.
 ///
 /// Escaped as the Actions toolkit does: the message (`%`, CR, LF) so a newline can never start a
-/// second command; property values also `:` and `,`, which would end the value early.
+/// second command; property values also `:` and `,`, which would end the value early. Other control
+/// characters and noncharacters, which have no escape, are replaced.
 public struct GitHubReporter: Reporter {
     /// Creates the reporter.
     public init() {}
@@ -44,7 +45,9 @@ public struct GitHubReporter: Reporter {
         }
     }
 
-    /// A command's message escaped: `%` → `%25`, CR → `%0D`, LF → `%0A`.
+    /// A command's message escaped: `%` → `%25`, CR → `%0D`, LF → `%0A`; the other control characters
+    /// but tab, and noncharacters, become U+FFFD, as in the XML reports: the runner has no escape for
+    /// them, and written raw an ESC would start a terminal escape sequence in the log.
     public static func escapeData(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -52,7 +55,13 @@ public struct GitHubReporter: Reporter {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
-            default: out.unicodeScalars.append(scalar)
+            default:
+                let v = scalar.value
+                if (v < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(v) || (0xFDD0...0xFDEF).contains(v) || (v & 0xFFFE) == 0xFFFE {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

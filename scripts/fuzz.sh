@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer fuzz target of FlowLens (README "Fuzzing"):
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   e.g. scripts/fuzz.sh plantuml 600 -runs=1000000
+#   scripts/fuzz.sh --build                                  only build the fuzzer
+#   scripts/fuzz.sh --smoke SECONDS                          every target for SECONDS each (scripts/test.sh)
+#
+# Targets: yaml json flowios flowstate syrup elevate plantuml (loaders), dot svg mermaid review reports
+# (writers). The fuzzer is a release build with libFuzzer and AddressSanitizer in its own scratch path
+# (.build/fuzz), so it never disturbs the normal debug build. Each target's corpus is
+# .build/fuzz-corpus/TARGET, seeded from samples/, the tests' fixtures and the rules' examples
+# (scripts/fuzz/seeds.sh); what libFuzzer finds is kept there across runs. A crash, a broken
+# invariant or an input slower than 1 s stops the run with the input saved under
+# .build/fuzz-artifacts/TARGET/: copy it to Tests/FlowLensFuzzingTests/Regressions/TARGET/, where
+# the normal test suite replays it, and fix the bug.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=.build/fuzz
+binary=$scratch/release/flowlens-fuzz
+targets=(yaml json flowios flowstate syrup elevate plantuml dot svg mermaid review reports)
+
+build() {
+  # -sanitize=fuzzer instruments every Swift module for coverage and links libFuzzer's main;
+  # -parse-as-library because the fuzz build's entry point is a function, not top-level code;
+  # the C module of Yams (libyaml) is instrumented too (-Xcc), so the fuzzer sees its branches.
+  swift build -c release --product flowlens-fuzz --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
+    -Xcc -fsanitize=fuzzer-no-link,address >&2
+}
+
+dictionary() {
+  case "$1" in
+    yaml) echo scripts/fuzz/yaml.dict ;;
+    json) echo scripts/fuzz/json.dict ;;
+    flowios | flowstate | syrup) echo "scripts/fuzz/$1.dict" ;;
+    elevate) echo scripts/fuzz/ruby.dict ;;
+    plantuml) echo scripts/fuzz/plantuml.dict ;;
+    *) echo scripts/fuzz/graph.dict ;;
+  esac
+}
+
+run() {
+  local target=$1 seconds=$2
+  shift 2
+  local corpus=.build/fuzz-corpus/$target artifacts=.build/fuzz-artifacts/$target
+  mkdir -p "$artifacts"
+  [ -d "$corpus" ] || scripts/fuzz/seeds.sh "$target" "$corpus"
+  # -timeout=1: an input slower than a second is a finding; -rss_limit_mb: a runaway allocation is
+  # one too. detect_leaks=0: Graphviz and the Swift runtime keep caches LeakSanitizer reports.
+  FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-} "$binary" \
+    -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=16384 \
+    -dict="$(dictionary "$target")" -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$corpus"
+}
+
+case "${1:-}" in
+  --build) build ;;
+  --smoke)
+    seconds=${2:?usage: scripts/fuzz.sh --smoke SECONDS}
+    build
+    mkdir -p .build/fuzz-logs
+    for target in "${targets[@]}"; do
+      log=.build/fuzz-logs/smoke-$target.log
+      run "$target" "$seconds" > "$log" 2>&1 \
+        || { tail -40 "$log" >&2; echo "fuzz target $target failed: the input is in .build/fuzz-artifacts/$target/ (log: $log)" >&2; exit 1; }
+      echo "fuzz smoke: $target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs in ${seconds}s, no crash" >&2
+    done
+    ;;
+  "" | -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *)
+    target=$1
+    seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}
+    shift 2
+    [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
+    build
+    run "$target" "$seconds" "$@"
+    ;;
+esac
