@@ -30,8 +30,8 @@ let package = Package(
         .target(name: "FlowRules", dependencies: ["FlowModel"]),
         // Pure functions: findings + graphs -> text.
         .target(name: "FlowReporters", dependencies: ["FlowModel", "FlowRules"]),
-        // Graphviz from Debian's libgraphviz-dev, linked in-process.
-        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        // Graphviz, linked in-process: Debian's libgraphviz-dev, or Homebrew's graphviz on macOS (with pkg-config).
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]),
         // DOTBuilder (pure) and the one file that calls the C library.
         .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.

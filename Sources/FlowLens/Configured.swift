@@ -1,16 +1,15 @@
 import Foundation
 
 extension FlowLens {
-    /// The configuration that governs `path`: the file given, else the nearest `.flowlens.yml` in or
-    /// above `path`, else the built-in defaults (with no file). Problems in the file are findings.
+    /// The configuration that governs `path`: the file given, else every `.flowlens.yml` in or above
+    /// `path` merged, outermost first (a nested file wins per setting; see
+    /// `NestedConfigurations`), else the built-in defaults (with no file). Problems in the files are findings.
     public static func configuration(for path: String, file: String? = nil,
                                      workingDirectory: String = FileManager.default.currentDirectoryPath) -> (Configuration, [Finding]) {
-        let known = Set(RuleRegistry.descriptions.map(\.id))
-        guard let found = file.map({ $0.hasPrefix("/") ? $0 : (workingDirectory as NSString).appendingPathComponent($0) })
-                ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) else {
-            return (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
-        }
-        return ConfigurationLoader.load(found, knownRules: known, workingDirectory: workingDirectory)
+        var configurations = NestedConfigurations(file: file, knownRules: Set(RuleRegistry.descriptions.map(\.id)),
+                                                  workingDirectory: workingDirectory)
+        let configuration = configurations.configuration(for: path)
+        return (configuration, configurations.findings)
     }
 
     /// Loads and analyses `paths` under their configurations (see `configuration(for:file:)`): walked
@@ -41,28 +40,26 @@ extension FlowLens {
         -> (report: Report, emptyFolders: [String])
     {
         var emptyFolders: [String] = []
-        var configurations: [String: (Configuration, [Finding])] = [:]  // by file, each read once
+        var configurations = NestedConfigurations(file: configurationFile, knownRules: Set(RuleRegistry.descriptions.map(\.id)),
+                                                  workingDirectory: workingDirectory)
         var governing: [String: Configuration] = [:]                    // display path -> configuration
         var files: [InputFile] = []
         var seen = Set<String>()
         var discoveryFindings: [Finding] = []
         var first: Configuration?
         for path in paths {
-            let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
-            if configurations[key] == nil {
-                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
-                    : configuration(for: path, file: key, workingDirectory: workingDirectory)
-            }
-            let configuration = configurations[key]!.0
-            first = first ?? configuration
+            first = first ?? configurations.configuration(for: path)
+            // Each file walked is chosen by the configuration of its own folder: a nested
+            // .flowlens.yml governs its subtree whichever folder above it is checked.
             let (found, findings) = InputDiscovery.discover([path], workingDirectory: workingDirectory) { absolute in
-                configuration.includes(relativePath: relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
+                let configuration = configurations.configuration(for: absolute)
+                return configuration.includes(relativePath: relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
             }
             discoveryFindings += findings
             if found.isEmpty, findings.isEmpty, isFolder(path, workingDirectory) { emptyFolders.append(path) }
             for file in found where seen.insert(file.path).inserted {
                 files.append(file)
-                governing[file.displayPath] = configuration
+                governing[file.displayPath] = configurations.configuration(for: file.path)
             }
         }
         var texts: [String: String] = [:]
@@ -73,13 +70,9 @@ extension FlowLens {
             files.removeAll { $0.displayPath == file.displayPath }
             files.append(file)
             texts[absolute] = standardInput.text
-            let key = configurationFile ?? ConfigurationLoader.find(for: path, workingDirectory: workingDirectory) ?? ""
-            if configurations[key] == nil {
-                configurations[key] = key.isEmpty ? (ConfigurationLoader.defaults(baseDirectory: workingDirectory), [])
-                    : configuration(for: path, file: key, workingDirectory: workingDirectory)
-            }
-            governing[file.displayPath] = configurations[key]!.0
-            first = first ?? configurations[key]!.0
+            // The path need not exist: its folder's configuration (or the nearest existing folder's).
+            governing[file.displayPath] = configurations.configuration(for: absolute)
+            first = first ?? governing[file.displayPath]
         }
         files.sort { $0.displayPath < $1.displayPath }
         if let shard { files = ShardPlanner.files(of: shard, in: files, limits: first?.limits ?? .default) }
@@ -114,7 +107,7 @@ extension FlowLens {
             }
             findings.append(finding)
         }
-        for key in configurations.keys.sorted() where runFindings { findings += configurations[key]!.1 }
+        if runFindings { findings += configurations.findings }
         let paths = Dictionary(files.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
         findings = FixPlanner.locateFixes(in: findings) { file in
             guard let path = paths[file] else { return nil }
@@ -140,15 +133,46 @@ extension FlowLens {
 }
 
 extension Configuration {
+    /// `path` (absolute, or relative to the working directory) relative to this configuration's base
+    /// directory: what its patterns and overrides are matched against.
+    public func relativePath(of path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        FlowLens.relativePath(path, to: baseDirectory, workingDirectory)
+    }
+
+    /// Every rule's setting for a file at `relativePath` (see `relativePath(of:)`; nil: the file-wide
+    /// settings), overrides matching it applied, with the override's patterns when one decides it
+    /// (nil: the file-wide setting or, when `setting` is nil, the rule's default).
+    public func effectiveRules(_ descriptions: [RuleDescription], at relativePath: String?)
+        -> [(id: String, setting: RuleSetting?, override: [String]?)]
+    {
+        descriptions.map { rule in
+            if let relativePath {
+                for override in overrides.reversed() where override.paths.contains(where: { Glob.matches($0, relativePath) }) {
+                    if let setting = override.rules.last(where: { $0.0 == rule.id })?.1 { return (rule.id, setting, override.paths) }
+                }
+            }
+            return (rule.id, rules.last { $0.0 == rule.id }?.1, nil)
+        }
+    }
+
     /// The effective configuration as YAML, as `flowlens dump-config` prints it: every rule with its
-    /// setting (a rule the file does not name runs at its default severity).
-    public func yaml(rules descriptions: [RuleDescription]) -> String {
+    /// setting for a file at `relativePath` (overrides matching it applied; a rule no file names
+    /// runs at its default severity), then the patterns and overrides (for the files below a folder).
+    public func yaml(rules descriptions: [RuleDescription], at relativePath: String? = nil) -> String {
         func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-        var out = "# Effective FlowLens configuration" + (file.map { ", from \($0)" } ?? " (built-in defaults: no .flowlens.yml found)") + "\n"
+        var out = "# Effective FlowLens configuration"
+        if files.count > 1 {
+            out += ", from " + files.joined(separator: ", then ") + " (nested: the later file wins)"
+        } else {
+            out += file.map { ", from \($0)" } ?? " (built-in defaults: no .flowlens.yml found)"
+        }
+        out += "\n"
+        if let relativePath, relativePath != "." { out += "# for \(relativePath) (patterns are relative to \(file == nil ? "the current folder" : "the first file's folder"))\n" }
         out += "version: \(Configuration.version)\nrules:\n"
-        for rule in descriptions {
-            let setting = rules.last { $0.0 == rule.id }?.1
-            out += "  \(rule.id): \(setting?.text ?? rule.severity.rawValue)" + (setting == nil ? "  # default" : "") + "\n"
+        for (id, setting, override) in effectiveRules(descriptions, at: relativePath) {
+            let severity = descriptions.first { $0.id == id }!.severity
+            let comment = override.map { "  # override for " + $0.joined(separator: ", ") } ?? (setting == nil ? "  # default" : "")
+            out += "  \(id): \(setting?.text ?? severity.rawValue)" + comment + "\n"
         }
         out += "include: [" + include.map(quoted).joined(separator: ", ") + "]\n"
         out += "exclude: [" + exclude.map(quoted).joined(separator: ", ") + "]\n"
@@ -168,8 +192,9 @@ extension Configuration {
     /// A commented starter file, as `flowlens init` writes it.
     public static func starter(rules descriptions: [RuleDescription]) -> String {
         var out = """
-            # FlowLens configuration (https://…/FlowLens#configuration). Found by walking up from each
-            # path given to `flowlens`; `flowlens dump-config` prints the effective settings.
+            # FlowLens configuration (FlowLens's README, "Configuration"). Every .flowlens.yml in and
+            # above a file's folder applies to it, outermost first, the nearer file winning per
+            # setting; `flowlens dump-config PATH` prints the settings in effect for PATH.
             version: 1
 
             # Rules: off, on (the rule's own severity), error, warning or note. Every rule:
@@ -179,7 +204,8 @@ extension Configuration {
         for rule in descriptions { out += "  # \(rule.id): \(rule.severity.rawValue)    # \(rule.summary)\n" }
         out += """
 
-            # Which files are read when a folder is given (patterns relative to this file; ** = any folders).
+            # Which files are read when a folder is given (patterns relative to this file's folder, and
+            # only below it; ** = any folders).
             include: []
             exclude:
               - "**/Generated/**"

@@ -22,8 +22,8 @@ public enum FlowLens {
         Report(graph: graph, findings: Analyzer(rules: rules).analyze(graph))
     }
 
-    /// Loads and analyses `paths` as `flowlens check` does: under the nearest `.flowlens.yml` in or
-    /// above each path, when there is one (see `check(_:configurationFile:workingDirectory:)`).
+    /// Loads and analyses `paths` as `flowlens check` does: under the `.flowlens.yml` files in and
+    /// above each file's folder, merged, when there are any (see `check(_:configurationFile:workingDirectory:)`).
     public static func check(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
         check(paths, configurationFile: nil, workingDirectory: workingDirectory)
     }

@@ -26,19 +26,30 @@ public enum ConfigurationLoader {
 
     /// The nearest `.flowlens.yml` in `path`'s folder (or `path` itself, for a folder) or above it.
     public static func find(for path: String, workingDirectory: String) -> String? {
-        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-        var isDirectory: ObjCBool = false
-        var folder = InputDiscovery.lexicallyNormalised(absolute)
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
+        chain(for: path, workingDirectory: workingDirectory).last
+    }
+
+    /// Every `.flowlens.yml` in `path`'s folder (or `path` itself, for a folder) and the folders above
+    /// it, outermost first: the files whose settings merge into the configuration of `path`.
+    public static func chain(for path: String, workingDirectory: String) -> [String] {
+        var files: [String] = []
+        var folder = folder(of: path, workingDirectory: workingDirectory)
         while true {
             let candidate = (folder as NSString).appendingPathComponent(fileName)
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate) { files.append(candidate) }
             let parent = (folder as NSString).deletingLastPathComponent
-            if parent == folder || parent.isEmpty { return nil }
+            if parent == folder || parent.isEmpty { return files.reversed() }
             folder = parent
         }
+    }
+
+    /// `path` (absolute, or relative to the working directory) when it is a folder, else its folder.
+    static func folder(of path: String, workingDirectory: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        var isDirectory: ObjCBool = false
+        let folder = InputDiscovery.lexicallyNormalised(absolute)
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue { return folder }
+        return (folder as NSString).deletingLastPathComponent
     }
 
     /// The rule id a user most likely meant by `id`: the closest by spelling, else the one rule whose
@@ -62,26 +73,129 @@ public enum ConfigurationLoader {
 
     /// Reads the configuration at `path`; `knownRules` are the rule ids the settings may name.
     public static func load(_ path: String, knownRules: Set<String>, workingDirectory: String) -> (Configuration, [Finding]) {
+        let file = read(path, knownRules: knownRules, workingDirectory: workingDirectory)
+        return (merged([file]), file.findings)
+    }
+
+    /// What one file says, before it is merged with the files above it: its own excludes (without
+    /// the default ones), whether it names `defaultExcludes` (nil: it does not), and which limits it sets.
+    struct File {
+        var configuration: Configuration
+        var findings: [Finding]
+        var defaultExcludes: Bool?
+        var limitsSet: [WritableKeyPath<Limits, Int>]
+    }
+
+    static func read(_ path: String, knownRules: Set<String>, workingDirectory: String) -> File {
         let shown = InputDiscovery.displayPath(path, workingDirectory)
         var configuration = Configuration(baseDirectory: (path as NSString).deletingLastPathComponent)
         configuration.file = shown
+        configuration.files = [shown]
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            return (configuration, [.invalidInput("cannot read the configuration file", at: SourceLocation(file: shown))])
+            return File(configuration: configuration, findings: [.invalidInput("cannot read the configuration file", at: SourceLocation(file: shown))],
+                        defaultExcludes: nil, limitsSet: [])
         }
         let tree: YAMLTree
         do {
             guard let composed = try YAMLTree.compose(text) else {  // an empty file: defaults
-                configuration.exclude = defaultExcludes
-                return (configuration, [])
+                return File(configuration: configuration, findings: [], defaultExcludes: nil, limitsSet: [])
             }
             tree = composed
         } catch {
-            return (configuration, [DeclarativeLoader.finding(for: error, file: shown)])
+            return File(configuration: configuration, findings: [DeclarativeLoader.finding(for: error, file: shown)], defaultExcludes: nil, limitsSet: [])
         }
         var reader = ConfigurationReader(reader: YAMLReader(file: shown, plainScalarsUntagged: tree.plainScalarsUntagged), knownRules: knownRules)
         reader.read(tree.root, into: &configuration)
-        if reader.defaultExcludes { configuration.exclude = defaultExcludes + configuration.exclude }
-        return (configuration, reader.findings)
+        return File(configuration: configuration, findings: reader.findings, defaultExcludes: reader.defaultExcludes, limitsSet: reader.limitsSet)
+    }
+
+    /// The configuration of a folder whose chain of files (outermost first, as `chain(for:)` finds
+    /// them) is `files`: the outermost file's settings, then each nested file's over them. A nested
+    /// file wins per setting: its rules over the rules and overrides above it (for its subtree),
+    /// `include` (when it has one), `plantuml: defines` per name, each `output` and `limits` setting
+    /// it names, `defaultExcludes`. Its `exclude`, `include` and `overrides` patterns are relative to
+    /// its own folder; its excludes add to those above, its overrides come after theirs (and win).
+    static func merged(_ files: [File]) -> Configuration {
+        guard var merged = files.first?.configuration else { return Configuration() }
+        var usesDefaults = files[0].defaultExcludes ?? true
+        for file in files.dropFirst() {
+            let child = file.configuration
+            let folder = relativeFolder(child.baseDirectory, under: merged.baseDirectory)
+            let rebase = { (patterns: [String]) in patterns.map { Glob.rebased($0, under: folder) } }
+            merged.file = child.file
+            merged.files += child.files
+            merged.rules += child.rules
+            let named = Set(child.rules.map(\.0))
+            merged.overrides = merged.overrides.compactMap { override in
+                var override = override
+                override.rules.removeAll { named.contains($0.0) }
+                return override.rules.isEmpty ? nil : override
+            } + child.overrides.map { Configuration.Override(paths: rebase($0.paths), rules: $0.rules) }
+            if !child.include.isEmpty { merged.include = rebase(child.include) }
+            merged.exclude += rebase(child.exclude)
+            usesDefaults = file.defaultExcludes ?? usesDefaults
+            let defined = Set(child.plantUMLDefines.map(\.0))
+            merged.plantUMLDefines = merged.plantUMLDefines.filter { !defined.contains($0.0) } + child.plantUMLDefines
+            merged.format = child.format ?? merged.format
+            merged.color = child.color ?? merged.color
+            merged.strict = child.strict ?? merged.strict
+            merged.maxWarnings = child.maxWarnings ?? merged.maxWarnings
+            for path in file.limitsSet { merged.limits[keyPath: path] = child.limits[keyPath: path] }
+        }
+        if usesDefaults { merged.exclude = defaultExcludes + merged.exclude }
+        return merged
+    }
+
+    /// `folder` relative to `base` (both absolute), "" when they are the same.
+    static func relativeFolder(_ folder: String, under base: String) -> String {
+        let shown = InputDiscovery.displayPath(folder, base)
+        return shown == "." ? "" : shown
+    }
+}
+
+/// The configurations of one run, for any file or folder: the `--config` file for all of them when
+/// one is given, else the merge of every `.flowlens.yml` from the outermost down to the path's
+/// folder (`ConfigurationLoader.merged`). Each file is read once and each folder's chain merged once,
+/// however many files of a large tree ask.
+public struct NestedConfigurations {
+    let file: String?
+    let knownRules: Set<String>
+    let workingDirectory: String
+    private var read: [String: ConfigurationLoader.File] = [:]       // by absolute file path
+    private var chains: [String: [String]] = [:]                       // by absolute folder
+    private var mergedByChain: [[String]: Configuration] = [:]
+
+    /// `file` is `--config`'s (absolute, or relative to the working directory), or nil.
+    public init(file: String?, knownRules: Set<String>, workingDirectory: String) {
+        self.file = file.map { $0.hasPrefix("/") ? $0 : (workingDirectory as NSString).appendingPathComponent($0) }
+        self.knownRules = knownRules
+        self.workingDirectory = workingDirectory
+    }
+
+    /// The configuration in effect for `path` (a file or a folder, absolute or relative).
+    public mutating func configuration(for path: String) -> Configuration {
+        let files = file.map { [$0] } ?? chain(of: ConfigurationLoader.folder(of: path, workingDirectory: workingDirectory))
+        if let known = mergedByChain[files] { return known }
+        for path in files where read[path] == nil {
+            read[path] = ConfigurationLoader.read(path, knownRules: knownRules, workingDirectory: workingDirectory)
+        }
+        let merged = files.isEmpty ? ConfigurationLoader.defaults(baseDirectory: workingDirectory)
+            : ConfigurationLoader.merged(files.map { read[$0]! })
+        mergedByChain[files] = merged
+        return merged
+    }
+
+    /// The problems found in the configuration files read so far, file by file (by name).
+    public var findings: [Finding] { read.keys.sorted().flatMap { read[$0]!.findings } }
+
+    private mutating func chain(of folder: String) -> [String] {
+        if let known = chains[folder] { return known }
+        let parent = (folder as NSString).deletingLastPathComponent
+        var files = parent == folder || parent.isEmpty ? [] : chain(of: parent)
+        let candidate = (folder as NSString).appendingPathComponent(ConfigurationLoader.fileName)
+        if FileManager.default.fileExists(atPath: candidate) { files.append(candidate) }
+        chains[folder] = files
+        return files
     }
 }
 
@@ -89,8 +203,10 @@ struct ConfigurationReader {
     var reader: YAMLReader
     let knownRules: Set<String>
     var findings: [Finding] = []
-    /// `defaultExcludes:` (true unless the file says false).
-    var defaultExcludes = true
+    /// `defaultExcludes:`, when the file names it.
+    var defaultExcludes: Bool?
+    /// The limits the file sets (`limits:`), so that a nested file overrides only those.
+    var limitsSet: [WritableKeyPath<Limits, Int>] = []
 
     static let topKeys: Set<String> = ["version", "rules", "include", "exclude", "defaultExcludes", "overrides", "plantuml", "output", "limits"]
 
@@ -230,6 +346,7 @@ struct ConfigurationReader {
                 continue
             }
             configuration.limits[keyPath: path] = number
+            limitsSet.append(path)
         }
     }
 

@@ -1,5 +1,6 @@
 /// A `.flowlens.yml` file: which rules run at which severity, which files are read, and output
-/// defaults. Found by walking up from each input (or given with `--config`); versioned.
+/// defaults. Every file in and above an input's folder applies, merged outermost first (or the one
+/// given with `--config`); versioned.
 public struct Configuration: Hashable, Sendable {
     /// The configuration file format version.
     public static let version = 1
@@ -56,9 +57,13 @@ public struct Configuration: Hashable, Sendable {
         }
     }
 
-    /// The file this configuration was read from; nil for the built-in defaults.
+    /// The file this configuration was read from (the nearest, when nested files were merged); nil
+    /// for the built-in defaults.
     public var file: String?
-    /// The folder patterns are relative to (the file's folder, as given).
+    /// Every file merged into this configuration, outermost first (one, unless files are nested).
+    public var files: [String] = []
+    /// The folder patterns are relative to (the outermost file's folder, as given): the patterns of
+    /// a nested file are rebased onto it (`Glob.rebased`).
     public var baseDirectory: String
     /// Rule settings, in file order.
     public var rules: [(String, RuleSetting)]
@@ -93,7 +98,7 @@ public struct Configuration: Hashable, Sendable {
     }
 
     public static func == (a: Configuration, b: Configuration) -> Bool {
-        a.file == b.file && a.baseDirectory == b.baseDirectory && a.rules.map(\.0) == b.rules.map(\.0)
+        a.file == b.file && a.files == b.files && a.baseDirectory == b.baseDirectory && a.rules.map(\.0) == b.rules.map(\.0)
             && a.rules.map(\.1) == b.rules.map(\.1) && a.include == b.include && a.exclude == b.exclude
             && a.overrides == b.overrides && a.plantUMLDefines.map(\.0) == b.plantUMLDefines.map(\.0)
             && a.plantUMLDefines.map(\.1) == b.plantUMLDefines.map(\.1) && a.format == b.format
@@ -124,12 +129,27 @@ public struct Configuration: Hashable, Sendable {
 
 /// Glob patterns as `.gitignore` users know them: `*` (not across `/`), `**` (any folders), `?`.
 public enum Glob {
-    /// Whether `path` (with `/` separators) matches `pattern`. A pattern without `/` matches a name
-    /// in any folder; a pattern ending with `/` or `/**` matches everything below that folder.
-    public static func matches(_ pattern: String, _ path: String) -> Bool {
+    /// `pattern`, written relative to `folder` (a relative path with `/` separators; "" for the same
+    /// folder), as a pattern relative to the folder above it that matches the same files: how a
+    /// nested `.flowlens.yml`'s patterns join those of the files above it.
+    public static func rebased(_ pattern: String, under folder: String) -> String {
+        guard !folder.isEmpty, folder != "." else { return pattern }
+        return folder + "/" + normalised(pattern)
+    }
+
+    /// `pattern` with its shorthands spelt out: no leading `./`, `**` after a trailing `/`, and `**/`
+    /// before a pattern without `/` (a name in any folder).
+    static func normalised(_ pattern: String) -> String {
         var pattern = pattern.hasPrefix("./") ? String(pattern.dropFirst(2)) : pattern
         if pattern.hasSuffix("/") { pattern += "**" }
         if !pattern.contains("/") { pattern = "**/" + pattern }
+        return pattern
+    }
+
+    /// Whether `path` (with `/` separators) matches `pattern`. A pattern without `/` matches a name
+    /// in any folder; a pattern ending with `/` or `/**` matches everything below that folder.
+    public static func matches(_ pattern: String, _ path: String) -> Bool {
+        let pattern = normalised(pattern)
         return match(Array(pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)),
                      Array(path.split(separator: "/").map(String.init)))
     }

@@ -46,7 +46,7 @@ struct Diff: ParsableCommand {
     @Flag(help: "Exit with status 1 when the change brings new warnings, not only new errors.")
     var strict = false
 
-    @Option(help: ArgumentHelp("The configuration file to use for both versions, instead of the nearest .flowlens.yml.", valueName: "file"))
+    @Option(help: ArgumentHelp("The configuration file to use for both versions, instead of the .flowlens.yml files in and above each file's folder.", valueName: "file"))
     var config: String?
 
     @Option(name: .customLong("define"),

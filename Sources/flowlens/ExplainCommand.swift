@@ -38,7 +38,7 @@ struct Explain: ParsableCommand {
     @Argument(help: ArgumentHelp("Flow files or folders to read (default: the current folder).", valueName: "path"))
     var paths: [String] = []
 
-    @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml in or above each path.", valueName: "file"))
+    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above each file's folder.", valueName: "file"))
     var config: String?
 
     /// `explain` prints an explanation, not a report: its own two formats.

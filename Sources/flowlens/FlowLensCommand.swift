@@ -19,8 +19,9 @@ struct FlowLensCommand: ParsableCommand {
         discussion: """
             FlowLens reads flow files (\(SourceKind.patternsDescription)), checks them with its \
             rules (see 'flowlens rules'), and renders them with Graphviz. Settings come from the \
-            nearest .flowlens.yml in or above each path ('flowlens init' writes one; 'flowlens \
-            dump-config' prints what is in effect).
+            .flowlens.yml files in and above each file's folder, merged outermost first, the nearer \
+            file winning per setting ('flowlens init' writes one; 'flowlens dump-config PATH' prints \
+            what is in effect for PATH).
 
             EXIT STATUS
               0  no error findings
@@ -55,7 +56,7 @@ struct InputOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print only the findings: no summary line on standard error.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml in or above each path.", valueName: "file"))
+    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above each file's folder.", valueName: "file"))
     var config: String?
 
     @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
@@ -438,9 +439,11 @@ struct DumpConfig: ParsableCommand {
         commandName: "dump-config",
         abstract: "Print the configuration in effect for a path.",
         discussion: """
-            Finds the nearest .flowlens.yml in or above the path (or uses --config) and prints every \
-            setting in effect, rules the file does not name at their default severity. Problems in \
-            the file are printed as findings on standard error.
+            Merges every .flowlens.yml in and above the path, outermost first, a nested file winning \
+            per setting (or uses --config alone), and prints every setting in effect for the path: \
+            each rule's, with the overrides that match the path applied (rules no file names at \
+            their default severity), then the patterns and overrides for the files below a folder. \
+            Problems in the files are printed as findings on standard error.
 
             EXAMPLES
               flowlens dump-config
@@ -451,7 +454,7 @@ struct DumpConfig: ParsableCommand {
     @Argument(help: ArgumentHelp("The file or folder whose configuration to print.", valueName: "path"))
     var path: String = "."
 
-    @Option(help: ArgumentHelp("The configuration file to use instead of the nearest .flowlens.yml.", valueName: "file"))
+    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above the path.", valueName: "file"))
     var config: String?
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -463,14 +466,17 @@ struct DumpConfig: ParsableCommand {
 
     func run() throws {
         let (configuration, findings) = FlowLens.configuration(for: path, file: config)
+        let relative = configuration.relativePath(of: path)
+        let at = relative == "." ? nil : relative
         switch format {
         case .yaml:
-            try Output.write(configuration.yaml(rules: RuleRegistry.descriptions))
+            try Output.write(configuration.yaml(rules: RuleRegistry.descriptions, at: at))
         case .json:
-            // Every rule with its effective setting; keys sorted, so the bytes are the same on every run.
+            // Every rule with its effective setting for the path (overrides matching it applied); keys
+            // sorted, so the bytes are the same on every run.
             var effective = configuration
-            effective.rules = RuleRegistry.descriptions.map { rule in
-                (rule.id, configuration.rules.last { $0.0 == rule.id }?.1 ?? .severity(rule.severity))
+            effective.rules = configuration.effectiveRules(RuleRegistry.descriptions, at: at).map { rule in
+                (rule.id, rule.setting ?? .severity(RuleRegistry.descriptions.first { $0.id == rule.id }!.severity))
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

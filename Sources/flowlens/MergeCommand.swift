@@ -9,7 +9,7 @@ struct Merge: ParsableCommand {
             Each REPORT is the output of 'flowlens check --shard I/N --format json' (every shard of \
             one split, each once, made by this FlowLens version). The output, in any format, and the \
             exit status are those of one 'flowlens check' over all the paths. Output defaults, \
-            --strict and --max-warnings come from --config, else the nearest .flowlens.yml of the \
+            --strict and --max-warnings come from --config, else the .flowlens.yml files in and above the \
             current folder, as for 'check'.
 
             EXAMPLES
@@ -23,7 +23,7 @@ struct Merge: ParsableCommand {
 
     @OptionGroup var output: ReportOutputOptions
 
-    @Option(help: ArgumentHelp("The configuration file to use, instead of the nearest .flowlens.yml of the current folder.", valueName: "file"))
+    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above the current folder.", valueName: "file"))
     var config: String?
 
     @Flag(help: "Exit with status 1 when there are warnings, not only errors.")

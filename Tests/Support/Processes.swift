@@ -55,7 +55,7 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
 }
 
 /// Renders every `.mmd` and `.md` under `folder` with the real Mermaid (scripts/validate-mermaid.py,
-/// headless Chromium) when the machine has it (scripts/bootstrap.sh installs it); nil when it does not.
+/// headless Chromium) when the machine has it (scripts/bootstrap.sh --test installs it); nil when it does not.
 public func validateWithMermaid(folder: String) throws -> Run? {
     let probe = "import importlib.util, shutil, sys; sys.exit(0 if importlib.util.find_spec('mmdc') and shutil.which('chromium') else 1)"
     guard try run("/usr/bin/env", ["python3", "-c", probe]).status == 0 else { return nil }
