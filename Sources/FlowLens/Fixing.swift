@@ -7,18 +7,23 @@ public enum FixPlanner {
     /// a fix whose names are not exactly where their loaders recorded them is dropped, so every fix a
     /// report carries replaces exactly the misspelt text.
     public static func locateFixes(in findings: [Finding], text: (String) -> String?) -> [Finding] {
-        var texts: [String: String?] = [:]
-        return findings.map { finding in
-            guard let fix = finding.fix else { return finding }
-            var finding = finding
-            finding.fix = nil
+        var findings = findings
+        var proposed: [String: [(index: Int, fix: Fix)]] = [:]
+        for (n, finding) in findings.enumerated() {
+            guard let fix = finding.fix else { continue }
+            findings[n].fix = nil
             let files = Set(fix.edits.map(\.at.file))
-            guard files.count == 1, let file = files.first else { return finding }
-            if texts[file] == nil { texts[file] = .some(text(file)) }
-            guard let content = texts[file]!, let located = FixLocator.locate(fix, in: content, path: file) else { return finding }
-            finding.fix = located
-            return finding
+            if files.count == 1, let file = files.first { proposed[file, default: []].append((n, fix)) }
         }
+        // Each file is read, and a Swift file parsed, once for all its fixes.
+        for file in proposed.keys.sorted() {
+            guard let content = text(file) else { continue }
+            let fixes = proposed[file]!
+            for (item, located) in zip(fixes, FixLocator.locateAll(fixes.map(\.fix), in: content, path: file)) {
+                findings[item.index].fix = located
+            }
+        }
+        return findings
     }
 
     /// One file's change.

@@ -15,9 +15,19 @@ public enum FixLocator {
     /// `fix` with every edit's exact range in `text` (the text of `path`), or nil when one of its
     /// names is not exactly where it should be.
     public static func locate(_ fix: Fix, in text: String, path: String) -> Fix? {
-        guard let kind = SourceKind.of(path: path) else { return nil }
+        locateAll([fix], in: text, path: path)[0]
+    }
+
+    /// `locate(_:in:path:)` for several fixes in one file, which is read (and, for Swift, parsed) once.
+    public static func locateAll(_ fixes: [Fix], in text: String, path: String) -> [Fix?] {
+        guard let kind = SourceKind.of(path: path) else { return fixes.map { _ in nil } }
         let lines = LineTable(text)
         var swiftTree: SourceFileSyntax?
+        return fixes.map { locate($0, lines: lines, kind: kind, path: path, swiftTree: &swiftTree) }
+    }
+
+    private static func locate(_ fix: Fix, lines: LineTable, kind: SourceKind, path: String, swiftTree: inout SourceFileSyntax?) -> Fix? {
+        let text = lines.text
         var located = fix
         for (n, edit) in fix.edits.enumerated() {
             guard !edit.original.isEmpty, let start = lines.offset(of: edit, kind: kind) else { return nil }

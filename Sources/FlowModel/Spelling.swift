@@ -24,16 +24,28 @@ public enum Spelling {
     /// The closest candidate when no other candidate is as close: the only "did you mean" certain
     /// enough to apply as a fix. Nil when there is none, or a tie.
     public static func unique(to word: String, in candidates: some Sequence<String>) -> String? {
+        suggestion(for: word, in: candidates).flatMap { $0.isUnique ? $0.name : nil }
+    }
+
+    /// In one pass, what `closest` suggests (ties going to the first name in order) and whether it is
+    /// `unique`: a caller that words a message and offers a fix compares every candidate once.
+    public static func suggestion(for word: String, in candidates: some Sequence<String>) -> (name: String, isUnique: Bool)? {
         let lower = Array(word.lowercased())
         guard lower.count <= maximumLength else { return nil }
         let limit = max(1, word.count / 3)
-        var best: (names: Set<String>, distance: Int)?
+        var best: (name: String, distance: Int)?
+        var tied = false
         for candidate in candidates where candidate != word {
             guard let d = distance(lower, Array(candidate.lowercased()), limit: limit) else { continue }
-            if best == nil || d < best!.distance { best = ([candidate], d) } else if d == best!.distance { best!.names.insert(candidate) }
+            if best == nil || d < best!.distance {
+                best = (candidate, d)
+                tied = false
+            } else if d == best!.distance, candidate != best!.name {
+                tied = true
+                if candidate < best!.name { best!.name = candidate }
+            }
         }
-        guard let best, best.names.count == 1 else { return nil }
-        return best.names.first
+        return best.map { ($0.name, !tied) }
     }
 
     /// Levenshtein distance, or nil when it is over `limit` edits or either word is longer than

@@ -217,7 +217,7 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("When the check passes (exit status 0), write this empty file: the output a build system needs to rerun the check only when its inputs change (the SwiftPM build-tool plugin).", valueName: "file"))
     var touch: String?
 
-    @Flag(help: "Apply the fixes the findings carry (the one 'did you mean' of a misspelt step, data key, key of the format, or rule id in a suppression) to the files, then check again and report what remains.")
+    @Flag(help: "Apply the fixes the findings carry (the one 'did you mean' of a misspelt step, sub-flow, data key, FlowKit case, key of the format, or rule id in a suppression) to the files, then check again and report what remains.")
     var fix = false
 
     @Flag(help: "With --fix: print the fixes as a unified diff on standard output and change no file.")

@@ -53,4 +53,16 @@ import Testing
         #expect(Spelling.unique(to: "name", in: ["name"]) == nil)
         #expect(Spelling.unique(to: "x", in: [String]()) == nil)
     }
+
+    @Test("suggestion: closest's answer, and whether it is unique, whatever the candidates' order")
+    func suggestionAgreesWithClosest() {
+        let candidates = ["stepA", "stepB", "stepCC", "choose", "stepA"]
+        for word in ["stepC", "stepAA", "chose", "zzz"] {
+            for order in [candidates, candidates.reversed()] {
+                #expect(Spelling.suggestion(for: word, in: order)?.name == Spelling.closest(to: word, in: order), "\(word)")
+            }
+        }
+        #expect(Spelling.suggestion(for: "stepAA", in: candidates)?.isUnique == true)   // stepA twice is one name
+        #expect(Spelling.suggestion(for: "stepC", in: candidates)?.isUnique == false)
+    }
 }

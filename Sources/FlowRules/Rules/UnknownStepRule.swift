@@ -58,29 +58,30 @@ public struct UnknownStepRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         let ids = Set(flow.steps.map(\.id))
-        func hint(_ id: String) -> String {
-            Spelling.closest(to: id, in: ids.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-        }
-        // Only a single closest id is certain enough to apply; the name must be where its loader says.
-        func fix(_ id: String, at location: SourceLocation?) -> Fix? {
-            Spelling.unique(to: id, in: ids).flatMap { Fix.rename(id, to: $0, at: location) }
+        // One comparison with every id gives both the message's "did you mean" and, when no other id
+        // is as close, the fix (a flow with many broken transitions compares each once).
+        func suggestion(_ id: String) -> (hint: String, meant: String?) {
+            guard let found = Spelling.suggestion(for: id, in: ids) else { return ("", nil) }
+            return ("; did you mean '\(found.name)'?", found.isUnique ? found.name : nil)
         }
         var findings: [Finding] = []
         for id in flow.entries where !ids.contains(id) {
-            var finding = context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint(id))",
+            let (hint, meant) = suggestion(id)
+            var finding = context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint)",
                                           at: flow.entryLocation, step: id)
-            finding.fix = fix(id, at: flow.entryLocation)
+            finding.fix = meant.flatMap { Fix.rename(id, to: $0, at: flow.entryLocation) }
             findings.append(finding)
         }
         // An edge into another FlowKit machine is `crossing-transition`'s.
         for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
+            let (hint, meant) = suggestion(transition.to)
             var finding = context.finding(
-                Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint(transition.to))",
+                Self.description, "step '\(source)' goes to '\(transition.to)', which is not a step of '\(flow.name)'\(hint)",
                 at: transition.location ?? flow.step(transition.from)?.location, step: transition.from,
                 edge: EdgeReference(from: transition.from, to: transition.to))
             // A fix never turns a transition into a loop on its own step: that is a new flow, not a typo.
-            if Spelling.unique(to: transition.to, in: ids) != transition.from { finding.fix = fix(transition.to, at: transition.location) }
+            if let meant, meant != transition.from { finding.fix = Fix.rename(transition.to, to: meant, at: transition.location) }
             findings.append(finding)
         }
         for step in flow.steps {
