@@ -231,28 +231,29 @@ func rate(_ lines: Int, _ seconds: Double) -> String {
     String(format: "%9.0f lines/s  (%.3f s)", Double(lines) / seconds, seconds)
 }
 
-/// The peak resident memory of `flowlens check FOLDER --format json` as a child process, in MiB
-/// (the child's own `ru_maxrss`, from `wait4`); nil when the binary is not built beside this one.
+/// The peak resident memory of `flowlens check FOLDER --format json` as a child process, in MiB, as
+/// GNU time's `%M` reports it; nil when `/usr/bin/time` or the binary beside this one is missing.
+/// (The child's own `ru_maxrss` from `wait4` is no good here: a child spawned from this process
+/// carries this process's high-water mark across `exec` on Linux; `time` is a small process, and its
+/// child's mark is its own.)
 func peakMemory(checking folder: String, everyFile: Bool) -> Double? {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("flowlens").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
-    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    guard FileManager.default.isExecutableFile(atPath: binary), FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+    let output = folder + ".maxrss"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    process.arguments = ["-f", "%M", "-o", output, binary, "check", folder, "--format", "json"]
     var environment = ProcessInfo.processInfo.environment
-    if everyFile { environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = "1" } else { environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = nil }
-    let arguments = [binary, "check", folder, "--format", "json"]
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { return nil }
-    var status: Int32 = 0
-    var usage = rusage()
-    guard wait4(pid, &status, 0, &usage) == pid else { return nil }
-    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+    environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = everyFile ? "1" : nil
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    guard let text = try? String(contentsOfFile: output, encoding: .utf8),
+          let kilobytes = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else { return nil }
+    return kilobytes / 1024
 }
 
 var sink = 0

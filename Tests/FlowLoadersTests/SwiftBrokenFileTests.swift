@@ -70,7 +70,7 @@ struct SwiftBrokenFileTests {
         #expect(found.allSatisfy { $0.rule == RuleID.invalidInput }, "\(found.map(\.rule))")
     }
 
-    @Test("a broken file without flows is invalid-input on its own; a well-formed file beside it is read and checked")
+    @Test("a broken file without flows that a flow's file uses is invalid-input on its own; a well-formed file beside it is read and checked; one nothing uses is not parsed")
     func brokenHelper() throws {
         let broken = """
             struct Keys {
@@ -82,6 +82,7 @@ struct SwiftBrokenFileTests {
             import Syrup
             enum Ping: Progression {
                 case send(URL), stuck, done
+                static let label = Keys.token
                 init(url: URL) { self = .send(url) }
                 mutating func updateOrDeferNext() -> Deferred<Ping>? {
                     switch self {
@@ -97,6 +98,12 @@ struct SwiftBrokenFileTests {
         let invalid = found.filter { $0.rule == RuleID.invalidInput }
         #expect(invalid.count == 1 && invalid[0].flow == nil && invalid[0].location?.file == "Keys.swift", "\(invalid)")
         #expect(found.contains { $0.rule == "stuck-step" && $0.flow == "Ping" })
+        // Without `Keys.token`, nothing connects Keys.swift to a flow: it is not parsed (its errors are
+        // the compiler's), and the flow's findings are the same.
+        let alone = report([(name: "Keys.swift", text: broken),
+                            (name: "Ping.swift", text: fine.replacingOccurrences(of: "    static let label = Keys.token\n", with: ""))])
+        #expect(!alone.contains { $0.rule == RuleID.invalidInput })
+        #expect(alone.contains { $0.rule == "stuck-step" && $0.flow == "Ping" })
     }
 
     @Test("a well-formed file gives no invalid-input")

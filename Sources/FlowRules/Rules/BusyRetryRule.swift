@@ -79,7 +79,9 @@ public struct BusyRetryRule: Rule {
             let step = analysis.step(i)
             // An unreachable step is `unreachable-step`'s; one that never moves on is `stuck-step`'s.
             guard analysis.reachable.contains(i), !StuckStepRule.isStuck(i, in: analysis),
-                  let retry = context.flow.transitions.first(where: { $0.from == step.id && $0.to == step.id && $0.kind == .retry })
+                  // The transitions leaving the step, in flow order (not every transition: a long flow's steps × transitions).
+                  let retry = (analysis.transitionsFrom[step.id] ?? []).lazy.map({ context.flow.transitions[$0] })
+                      .first(where: { $0.to == step.id && $0.kind == .retry })
             else { return nil }
             let when = retry.condition?.text ?? "on some path"
             return context.finding(Self.description,
