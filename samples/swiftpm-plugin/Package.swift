@@ -7,7 +7,7 @@ let package = Package(
     name: "ReturnsExample",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // In your app: .package(url: "https://…/FlowLens.git", from: "0.1.0")
+        // In your app: .package(url: "<your fork's URL of FlowLens>", from: "0.1.0")
         .package(name: "FlowLens", path: "../.."),
     ],
     targets: [
