@@ -63,39 +63,28 @@ public enum Graphviz {
         let fresh = freshLayout?.makeContext()
         defer { if let fresh { freshLayout?.release(fresh) } }
         let gvc = try fresh?.gvc ?? sharedContext()
-        messages.removeAll()
-        // Collect parse errors and warnings instead of letting Graphviz print them to stderr.
-        let previousHandler = agseterrf { message in
-            if let message { Graphviz.messages.append(String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)) }
-            return 0
-        }
-        defer { _ = agseterrf(previousHandler) }
-        _ = agreseterrors()
-
-        guard let graph = dot.withCString({ agmemread($0) }) else {
-            throw GraphvizError(description: "Graphviz could not parse the DOT text: \(messages.joined(separator: "; "))")
-        }
-        defer { agclose(graph) }
-        if format == .png, scale != 1 {
-            // Read when the layout starts, so it is set before: it only changes how many pixels an inch is.
-            _ = "dpi".withCString { name in
-                "\(pngResolution * scale)".withCString { value in
-                    "".withCString { agsafeset(UnsafeMutableRawPointer(graph), UnsafeMutablePointer(mutating: name),
-                                               UnsafeMutablePointer(mutating: value), UnsafeMutablePointer(mutating: $0)) }
+        return try withGraph(dot) { graph in
+            if format == .png, scale != 1 {
+                // Read when the layout starts, so it is set before: it only changes how many pixels an inch is.
+                _ = "dpi".withCString { name in
+                    "\(pngResolution * scale)".withCString { value in
+                        "".withCString { agsafeset(UnsafeMutableRawPointer(graph), UnsafeMutablePointer(mutating: name),
+                                                   UnsafeMutablePointer(mutating: value), UnsafeMutablePointer(mutating: $0)) }
+                    }
                 }
             }
+            guard gvLayout(gvc, graph, "dot") == 0 else {
+                throw GraphvizError(description: "Graphviz could not lay out the graph: \(messages.joined(separator: "; "))")
+            }
+            defer { gvFreeLayout(gvc, graph) }
+            var buffer: UnsafeMutablePointer<CChar>?
+            var length: UInt32 = 0
+            guard gvRenderData(gvc, graph, format.rawValue, &buffer, &length) == 0, let buffer else {
+                throw GraphvizError(description: "Graphviz could not render \(format.rawValue): \(messages.joined(separator: "; "))")
+            }
+            defer { gvFreeRenderData(buffer) }
+            return Data(bytes: buffer, count: Int(length))
         }
-        guard gvLayout(gvc, graph, "dot") == 0 else {
-            throw GraphvizError(description: "Graphviz could not lay out the graph: \(messages.joined(separator: "; "))")
-        }
-        defer { gvFreeLayout(gvc, graph) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: UInt32 = 0
-        guard gvRenderData(gvc, graph, format.rawValue, &buffer, &length) == 0, let buffer else {
-            throw GraphvizError(description: "Graphviz could not render \(format.rawValue): \(messages.joined(separator: "; "))")
-        }
-        defer { gvFreeRenderData(buffer) }
-        return Data(bytes: buffer, count: Int(length))
     }
 
     /// Parses `dot` with Graphviz's reader (`agmemread`) without laying it out, and throws its
@@ -104,6 +93,18 @@ public enum Graphviz {
     public static func parse(dot: String) throws {
         lock.lock()
         defer { lock.unlock() }
+        try withGraph(dot) { _ in }
+        // agmemread returns the graph even when the lexer met bytes it rejects (invalid UTF-8 in a
+        // label is only a warning there): those messages are errors for FlowLens's own DOT.
+        if agerrors() > 0 || !messages.isEmpty {
+            throw GraphvizError(description: "Graphviz reported: \(messages.joined(separator: "; "))")
+        }
+    }
+
+    /// Reads `dot` with `agmemread` and gives `body` the graph, closed after it; Graphviz's errors and
+    /// warnings are collected in `messages` (not printed to stderr) from the read to the end of
+    /// `body`. Called with `lock` held.
+    private static func withGraph<T>(_ dot: String, _ body: (UnsafeMutablePointer<Agraph_t>) throws -> T) throws -> T {
         messages.removeAll()
         let previousHandler = agseterrf { message in
             if let message { Graphviz.messages.append(String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -114,12 +115,8 @@ public enum Graphviz {
         guard let graph = dot.withCString({ agmemread($0) }) else {
             throw GraphvizError(description: "Graphviz could not parse the DOT text: \(messages.joined(separator: "; "))")
         }
-        agclose(graph)
-        // agmemread returns the graph even when the lexer met bytes it rejects (invalid UTF-8 in a
-        // label is only a warning there): those messages are errors for FlowLens's own DOT.
-        if agerrors() > 0 || !messages.isEmpty {
-            throw GraphvizError(description: "Graphviz reported: \(messages.joined(separator: "; "))")
-        }
+        defer { agclose(graph) }
+        return try body(graph)
     }
 
     /// The Graphviz version the process is linked with, e.g. `2.43.0`.
