@@ -50,7 +50,7 @@ let package = Package(
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `swift package flowlens check`, and `flowlens check` on a target's files during `swift build`
-        // (see the README's "SwiftPM plugins"; samples/swiftpm-plugin uses both).
+        // (see the README's "SwiftPM plugins"; examples/swiftpm-plugin uses both).
         .plugin(name: "FlowLensCommandPlugin",
                 capability: .command(intent: .custom(verb: "flowlens", description: "Check the package's flows with FlowLens: swift package flowlens [check|export|rules …] [--target NAME] [options] [paths] (no paths: every target's folder)")),
                 dependencies: ["flowlens"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures, in one run, the first `swift build` of an app package that checks its flows with FlowLens's
-# SwiftPM plugins: samples/swiftpm-plugin (the plugins built from source: FlowLens and swift-syntax are
+# SwiftPM plugins: examples/swiftpm-plugin (the plugins built from source: FlowLens and swift-syntax are
 # compiled first) and examples/swiftpm-binary-plugin (the binary plugins on a release artifact bundle).
 # Each build is cold: a fresh, empty scratch path (dependencies are cloned from SwiftPM's shared
 # repository cache, ~/.cache/org.swift.swiftpm, not from the network when it has them). The release
@@ -18,7 +18,7 @@ measure() {  # name package-path
   printf '%s: first swift build %.1f s\n' "$1" "$(echo "$end - $start" | bc)"
 }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
-measure source-plugin samples/swiftpm-plugin
+measure source-plugin examples/swiftpm-plugin
 scripts/make-artifact-bundle.sh
 ldd FlowLensPlugins/FlowLensBinary.artifactbundle/*/bin/flowlens | sed 's/^/binary needs: /'
 echo "machine: load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"

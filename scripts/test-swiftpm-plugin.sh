@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests FlowLens's SwiftPM plugins with an example package (run by scripts/test.sh):
-#   scripts/test-swiftpm-plugin.sh            the plugins built from source, with samples/swiftpm-plugin;
+#   scripts/test-swiftpm-plugin.sh            the plugins built from source, with examples/swiftpm-plugin;
 #   scripts/test-swiftpm-plugin.sh --binary   the binary plugins (FlowLensPlugins), with
 #                                             examples/swiftpm-binary-plugin, on an artifact bundle of
 #                                             the debug binary already built (no release build here);
@@ -19,7 +19,7 @@ if [ "${1:-}" = --binary ]; then
   files='["Sources/Orders/Flows/cancel-order.flow.yaml", "Sources/Orders/Orders.swift"]'
 else
   name=test-swiftpm-plugin
-  sample=samples/swiftpm-plugin
+  sample=examples/swiftpm-plugin
   target=Returns
   files='["Sources/Returns/Flows/return-item.flow.yaml", "Sources/Returns/Returns.swift"]'
 fi

@@ -28,7 +28,7 @@ if command -v chromium >/dev/null 2>&1 && python3 -c 'import importlib.util, sys
 fi
 # The example package of the reflection API (samples/reflection): it builds FlowLens as a dependency.
 swift test --package-path samples/reflection
-# The SwiftPM plugins with their example package (samples/swiftpm-plugin): `swift build` runs the
+# The SwiftPM plugins with their example package (examples/swiftpm-plugin): `swift build` runs the
 # check, `swift package flowlens` runs flowlens, and a planted defect fails both.
 scripts/test-swiftpm-plugin.sh
 # The binary plugins (FlowLensPlugins) with their example package (examples/swiftpm-binary-plugin), on
