@@ -19,14 +19,17 @@ let package = Package(
     targets: [
         // The IR every loader produces and every rule, reporter and renderer consumes. No dependencies.
         .target(name: "FlowModel"),
-        // One folder per source kind; the only module that imports a parser (Yams, swift-syntax).
+        // One folder per flow library (its dialect: kind, loader, conventions, its own rules) and the
+        // loading machinery they share; the only module that imports a parser (Yams, swift-syntax).
         .target(name: "FlowLoaders", dependencies: [
             "FlowModel",
+            "FlowRules",
             .product(name: "Yams", package: "Yams"),
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
-        // One rule a file (Rules/), the shared graph/data-flow analysis, and the registry.
+        // The core rules, one a file (Rules/), and the shared graph/data-flow analysis; the rule
+        // registry is in FlowLoaders, beside the dialects whose rules it also lists.
         .target(name: "FlowRules", dependencies: ["FlowModel"]),
         // Pure functions: findings + graphs -> text.
         .target(name: "FlowReporters", dependencies: ["FlowModel", "FlowRules"]),
@@ -35,7 +38,7 @@ let package = Package(
         // DOTBuilder (pure) and the one file that calls the C library.
         .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
-        .target(name: "FlowReflection", dependencies: ["FlowModel"]),
+        .target(name: "FlowReflection", dependencies: ["FlowModel", "FlowLoaders"]),
         // The library facade: load -> analyze -> report/render.
         .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering", "FlowReflection"]),
         // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.

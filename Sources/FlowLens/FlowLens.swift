@@ -19,7 +19,7 @@ public enum FlowLens {
 
     /// Runs the rules over `graph`; the report includes the graph's load findings.
     public static func analyze(_ graph: FlowGraph, rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) -> Report {
-        Report(graph: graph, findings: Analyzer(rules: rules).analyze(graph))
+        Report(graph: graph, findings: Analyzer(running: rules).analyze(graph))
     }
 
     /// Loads and analyses `paths` as `flowlens check` does: under the `.flowlens.yml` files in and
@@ -121,7 +121,7 @@ public struct Exporter: Sendable {
         // grouped once here, so that drawing every flow is not flows × findings.
         let findingsByFlow = Dictionary(grouping: report.findings) { $0.flow ?? "" }
         func diagramReport(_ flow: Flow) -> Report {
-            flow.kind == .flowKit ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
+            flow.kind.isStateMachine ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
         }
         if format == .html {
             let page = ReviewPage().render(report, renderer: renderer, done: progress)

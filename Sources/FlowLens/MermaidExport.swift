@@ -13,7 +13,7 @@ public enum MermaidExport {
         let diagrams = diagrams(for: flow, in: report)
         let findings = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows).sorted(by: Finding.reportOrder)
         var lines = ["# \(PathSentence.escapeMarkdown(DisplayText.visible(flow.name, limit: nil)))", ""]
-        let status = [MermaidBuilder.kindDescription(of: flow), FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
+        let status = [flow.kind.noun, FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
         lines.append(PathSentence.escapeMarkdown(status.joined(separator: " · ")) + (flow.location.map { " — `\(code($0.description))`" } ?? ""))
         lines.append("")
         if let note = diagrams.first?.note { lines += ["> " + note, ""] }

@@ -140,7 +140,7 @@ public struct ReviewPage: Sendable {
             if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
                 out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
             }
-            out += "</td><td>\(Self.escape(DOTBuilder.kindDescription(of: flow)))</td>"
+            out += "</td><td>\(Self.escape(flow.kind.noun))</td>"
             out += "<td class=\"where\">\(Self.escape(flow.location.map(\.description) ?? ""))</td>"
             out += "<td>\(Self.badges(status))</td></tr>\n"
         }
@@ -156,7 +156,7 @@ public struct ReviewPage: Sendable {
         let shown = Array(Set(counted).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
         var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\" data-search=\"\(Self.escape(Self.searchText(flow)))\">\n"
         out += "<h2 id=\"\(prefix)title\">\(Self.escape(flow.name))</h2>\n"
-        out += "<p class=\"meta\">\(Self.escape(DOTBuilder.kindDescription(of: flow)))"
+        out += "<p class=\"meta\">\(Self.escape(flow.kind.noun))"
         if let location = flow.location { out += " · <span class=\"where\">\(Self.escape(location.description))</span>" }
         out += " · \(Self.badges(status))</p>\n"
         if let summary = flow.summary, !summary.isEmpty { out += "<p class=\"description\">\(Self.escape(summary))</p>\n" }
@@ -284,7 +284,7 @@ public struct ReviewPage: Sendable {
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
             var problemCells = problems.map {
-                "<span class=\"sev-\(SeverityStyle.of($0.severity).word)\">\(Self.escape(FindingPhrase.text($0, stateMachine: flow.kind == .flowKit)))</span>"
+                "<span class=\"sev-\(SeverityStyle.of($0.severity).word)\">\(Self.escape(FindingPhrase.text($0, stateMachine: flow.kind.isStateMachine)))</span>"
             }
             if let missing = row.missing {
                 let text = "missing when \(Self.escape(missing.read.stepName)) reads it" + (missing.pathNumber.map { ", on path \($0 + 1)" } ?? "")

@@ -19,7 +19,7 @@ enum FuzzGraph {
         var bytes = Bytes(Array(data))
         var flows: [Flow] = []
         let flowCount = 1 + Int(bytes.next() % 3)
-        let kinds = FlowKind.allCases
+        let kinds = Dialects.kinds
         for f in 0..<flowCount {
             let kind = kinds[Int(bytes.next()) % kinds.count]
             let flowID = "\(f)" + bytes.string()

@@ -151,7 +151,7 @@ enum WriterChecks {
     static func reports(_ report: Report) -> [String] {
         var problems: [String] = []
         for format in ReportFormat.allCases {
-            let output = format.reporter.report(report)
+            let output = format.reporter(rules: RuleRegistry.descriptions).report(report)
             switch format {
             case .json, .sarif, .gitlab:
                 if (try? JSONSerialization.jsonObject(with: Data(output.utf8))) == nil { problems.append("the \(format.rawValue) report does not parse as JSON") }

@@ -163,8 +163,8 @@ public struct SourceLoader: Sendable {
         for model in graph.models where models[model.name] == nil { models[model.name] = model }
         guard !byMachine.isEmpty || !models.isEmpty else { return }
         defer { FlowKitDialect.markImplemented(&graph.flows) }
-        for i in graph.flows.indices where graph.flows[i].kind == .flowKit {
-            graph.flows[i].implementations = graph.flows[i].stateMachine.flatMap { byMachine[$0.typeName] } ?? []
+        for i in graph.flows.indices where graph.flows[i].kind.isStateMachine {
+            graph.flows[i].implementations = graph.flows[i].typeName.flatMap { byMachine[$0] } ?? []
             for s in graph.flows[i].steps.indices {
                 guard let type = graph.flows[i].steps[s].contentType,
                       let model = models[type.unwrapped.spelling] ?? type.unwrapped.arrayElement.flatMap({ models[$0.spelling] }),

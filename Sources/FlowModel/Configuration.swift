@@ -73,7 +73,7 @@ public struct Configuration: Hashable, Sendable {
     public var exclude: [String]
     /// Per-path rule settings; later entries win.
     public var overrides: [Override]
-    /// PlantUML preprocessor variables (`!$NAME`), for the FlowKit loader.
+    /// PlantUML preprocessor variables (`!$NAME`), for the PlantUML loader.
     public var plantUMLDefines: [(String, String)]
     /// Default output format name (`text`, `json`, `sarif` …), when set.
     public var format: String?

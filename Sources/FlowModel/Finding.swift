@@ -24,6 +24,11 @@ public struct RelatedLocation: Hashable, Sendable, Codable {
         self.message = message
         self.location = location
     }
+
+    /// The related location `message` at `location`, as a finding's list: empty when the place is unknown.
+    public static func list(_ location: SourceLocation?, _ message: String) -> [RelatedLocation] {
+        location.map { [RelatedLocation(message: message, location: $0)] } ?? []
+    }
 }
 
 /// A transition a finding is about, for drawing it on the diagram.

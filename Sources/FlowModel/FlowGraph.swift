@@ -1,46 +1,72 @@
-/// Where a flow definition came from. Each loader produces flows of its own kind; rules and renderers
-/// treat every kind alike and use the kind only for wording and diagram style.
-public enum FlowKind: String, Sendable, CaseIterable, Codable {
+/// Where a flow definition came from, and how its readers name and picture it. FlowModel knows only
+/// FlowLens's own kinds (`declarative`, `reflected`); each flow library's dialect declares its kind
+/// (in `FlowLoaders/<Library>/`), with the noun every output calls its flows by and whether they are
+/// state machines. Rules and renderers treat every kind alike and read only these traits.
+public struct FlowKind: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The stable id written in reports (`"kind"` in JSON) and compared by `==`.
+    public let rawValue: String
+    /// What a person calls a flow of this kind, in diagram titles and pages ("FlowLens flow").
+    public let noun: String
+    /// For a kind whose steps are the states of a state machine, what the diagram is to the code;
+    /// nil for flows of operations.
+    public let machine: MachineSemantics?
+
+    /// A kind. `noun` defaults to "<rawValue> flow" (a kind read back from a report, which has only the id).
+    public init(rawValue: String, noun: String? = nil, machine: MachineSemantics? = nil) {
+        self.rawValue = rawValue
+        self.noun = noun ?? "\(rawValue) flow"
+        self.machine = machine
+    }
+
+    /// True when the flow's steps are states of a state machine: diagrams use the state-machine
+    /// style and findings speak of states.
+    public var isStateMachine: Bool { machine != nil }
+
     /// FlowLens's own `*.flow.yaml` / `*.flow.json` format.
-    case declarative
-    /// A Flow-iOS `Flow()` chain in Swift source.
-    case flowIOS = "flow-ios"
-    /// FlowState `FlowStep`s linked by `nextStep`.
-    case flowState = "flowstate"
-    /// A Syrup `Progression`.
-    case syrup
-    /// An Elevate (Ruby) task.
-    case elevate
-    /// A PlantUML state machine: one written for FlowKit's generator, or any other PlantUML state
-    /// diagram (`Flow.stateMachine` says which).
-    case flowKit = "flowkit"
-    /// A flow reflected from live objects.
-    case reflected
+    public static let declarative = FlowKind(rawValue: "declarative", noun: "FlowLens flow")
+    /// A flow reflected from live objects that describe themselves (`FlowLensDescribing`).
+    public static let reflected = FlowKind(rawValue: "reflected", noun: "reflected flow")
+
+    public static func == (a: FlowKind, b: FlowKind) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public var description: String { rawValue }
+}
+
+/// What a state-machine diagram is to the code that runs it; the generic state-machine checks
+/// (`dead-end`, `unreachable-step`) read a machine by it.
+public enum MachineSemantics: String, Hashable, Sendable, Codable {
+    /// Code is generated from the diagram: every state is a handler the code must implement, an edge
+    /// may not cross a composite state's boundary, and a state no transition leaves is a dead end.
+    case generated
+    /// The diagram describes a machine that code elsewhere runs (firmware, a backend): an edge may
+    /// cross a composite's boundary, an event on a composite's edge leaves it from any inner state,
+    /// and a machine with no final state runs without end on purpose (only its traps are dead ends).
+    case described
 }
 
 /// What a step is. The analysis treats `end` and `fail` as ways out of a flow; everything else must lead on.
 public enum StepKind: String, Sendable, CaseIterable, Codable {
-    /// An explicit start node (FlowKit's `[*]` as a source, a declared `kind: start`).
+    /// An explicit start node (a state diagram's initial pseudo-state, a declared `kind: start`).
     case start
     /// A successful way out of the flow.
     case end
-    /// An error exit (Syrup `throw`, FlowKit `Fail`): a way out that is not a success.
+    /// An error exit (a thrown error, a `Fail` state): a way out that is not a success.
     case fail
-    /// A unit of work: a Flow-iOS operation, a FlowState step, an Elevate background block.
+    /// A unit of work: an operation, a step object, a background block.
     case operation
-    /// A step whose outgoing transitions are chosen by a condition (Flow-iOS case root).
+    /// A step whose outgoing transitions are chosen by a condition (a case split's root).
     case branch
-    /// Where branches meet again (Flow-iOS `combine()`).
+    /// Where branches meet again.
     case join
-    /// One operation run for each element of an array key (Flow-iOS `addGrouped`).
+    /// One operation run for each element of an array key.
     case group
-    /// Another flow run in place of this step (FlowKit composite, Syrup `compose`, a named sub-flow).
+    /// Another flow run in place of this step (a composite state, a composed flow, a named sub-flow).
     case subflow
-    /// A state of a state machine (FlowKit state, Syrup case).
+    /// A state of a state machine (a diagram's state, a case of a state enum).
     case state
-    /// A parallel set of steps (FlowState `ConcurentFlowStep`).
+    /// A parallel set of steps.
     case parallel
-    /// A lifecycle callback run by the library (Elevate `on_started`, `on_finish`).
+    /// A lifecycle callback run by the library (on start, on finish).
     case callback
 
     /// True for the kinds that leave the flow.
@@ -53,7 +79,7 @@ public struct DataAccess: Hashable, Sendable, Codable {
     public var key: String
     /// The type read or written; nil when it cannot be known (never a finding).
     public var type: TypeName?
-    /// For a read: a missing key is tolerated (Flow-iOS `isOptional: true`, a `T?` annotation).
+    /// For a read: a missing key is tolerated (a read declared optional, a `T?` annotation).
     public var optional: Bool
     /// Where the access is written.
     public var location: SourceLocation?
@@ -63,7 +89,7 @@ public struct DataAccess: Hashable, Sendable, Codable {
     public var value: String?
     /// The string written, when it is a plain string literal: what a case condition compares with.
     public var stringValue: String?
-    /// For a write that happens only on some successful runs of its step (a Flow-iOS `setData` inside
+    /// For a write that happens only on some successful runs of its step (a write inside
     /// an `if`, a `catch`, a closure that may not run): when it happens, as a person reads it. Such a
     /// write never makes a key certain to be set. Nil for a write on every run.
     public var condition: String?
@@ -87,7 +113,7 @@ public struct DataAccess: Hashable, Sendable, Codable {
 
 /// A step that runs one operation per element of an array key, each with a private data bucket.
 ///
-/// Mirrors Flow-iOS `addGrouped(operationCreator:dispatcher:)`: the element operation sees only
+/// Each element operation sees only
 /// `{elementKey: element}`; its output at `elementOutputKey` is collected, in order, into `outputKey`.
 public struct GroupSpec: Hashable, Sendable, Codable {
     /// The flow key holding the array.
@@ -98,9 +124,9 @@ public struct GroupSpec: Hashable, Sendable, Codable {
     public var outputKey: String?
     /// Where `outputKey` is named.
     public var outputLocation: SourceLocation?
-    /// The only key each element's operation can read (Flow-iOS `primaryInputParamKey`).
+    /// The only key each element's operation can read.
     public var elementKey: String
-    /// The key each element's operation writes its output to (Flow-iOS `primaryOutputParamKey`).
+    /// The key each element's operation writes its output to.
     public var elementOutputKey: String?
     /// Reads of the per-element operation, checked against its private bucket.
     public var elementReads: [DataAccess]
@@ -195,11 +221,11 @@ public struct Step: Hashable, Sendable, Codable {
     public var reads: [DataAccess]
     /// Keys written to the flow's data, in source order.
     public var writes: [DataAccess]
-    /// A state that ends the flow although its kind is not `end` (a Syrup case whose `result` is non-nil).
+    /// A state that ends the flow although its kind is not `end` (a case whose `result` is non-nil).
     public var terminal: Bool
-    /// The input the step is given: a FlowState `Content`, a FlowKit state's context type.
+    /// The input the step is given: a step's content type, a state's context type.
     public var contentType: TypeName?
-    /// What the step produces: a FlowState `Result`.
+    /// What the step produces: a step's result type.
     public var resultType: TypeName?
     /// For `group` steps: the per-element operation.
     public var group: GroupSpec?
@@ -213,7 +239,7 @@ public struct Step: Hashable, Sendable, Codable {
     public var implementation: String?
     /// Free text from the definition (a declared description, a doc comment).
     public var summary: String?
-    /// Extra facts shown on the diagram, one a line (Syrup associated values, Elevate options).
+    /// Extra facts shown on the diagram, one a line (associated values, options).
     public var details: [String]
     /// What the loader could not know about the step's data accesses.
     public var unresolved: [Unresolved] = []
@@ -255,7 +281,7 @@ public struct Step: Hashable, Sendable, Codable {
 
 /// How a transition is chosen.
 public enum Condition: Hashable, Sendable, Codable {
-    /// Taken when the key's value equals `value` (Flow-iOS `FlowCase(key:value:)`).
+    /// Taken when the key's value equals `value` (a case split on a key's value).
     case equals(key: String, value: String)
     /// Taken when no sibling condition holds.
     case otherwise
@@ -280,7 +306,7 @@ public enum TransitionKind: String, Sendable, Codable {
     case error
     /// One of several branches run at the same time.
     case parallel
-    /// The source runs again at once, with nothing changed (a Syrup branch path that leaves `self` as
+    /// The source runs again at once, with nothing changed (a branch path that leaves the state as
     /// it was and returns `nil`): taken, it spins forever. `condition` says when it is taken.
     case retry
 }
@@ -291,7 +317,7 @@ public struct Transition: Hashable, Sendable, Codable {
     public var from: String
     /// The target step id; may name no step (the `unknown-step` rule reports it).
     public var to: String
-    /// Display text (an event, a FlowKit label); when nil, the condition's text is shown.
+    /// Display text (an event, a diagram's edge label); when nil, the condition's text is shown.
     public var label: String?
     /// When the transition is taken; nil for an unconditional one.
     public var condition: Condition?
@@ -302,8 +328,8 @@ public struct Transition: Hashable, Sendable, Codable {
     public var kind: TransitionKind
     /// Where the transition is written.
     public var location: SourceLocation?
-    /// For an edge whose target belongs to another machine (a FlowKit edge crossing a composite
-    /// state's boundary): that machine's flow id. FlowKit cannot generate such an edge;
+    /// For an edge whose target belongs to another machine (a diagram's edge crossing a composite
+    /// state's boundary): that machine's flow id. a generated machine cannot have such an edge;
     /// `crossing-transition` reports it, and `to` names a step of that flow, not of this one.
     public var crossesInto: String?
 
@@ -324,7 +350,7 @@ public struct Transition: Hashable, Sendable, Codable {
 }
 
 /// Something about a flow that its loader recognised but could not read from the source alone (a
-/// Syrup progression driven by flags): said, never guessed.
+/// progression driven by flags): said, never guessed.
 public struct Limitation: Hashable, Sendable, Codable {
     /// What could not be read, and why, in a sentence.
     public var message: String
@@ -357,25 +383,26 @@ public struct Flow: Hashable, Sendable, Codable {
     public var entries: [String]
     /// Where the entries are named (a declared `start:`), for `unknown-step`.
     public var entryLocation: SourceLocation?
-    /// Keys the flow starts with (Flow-iOS `setDataBucket`, a declared `data:`), in source order.
+    /// Keys the flow starts with (a data bucket set before the start, a declared `data:`), in source order.
     public var initialData: [DataAccess]
-    /// Keys read by the flow's caller when it ends (Flow-iOS finish blocks, declared `outputs:`).
+    /// Keys read by the flow's caller when it ends (finish blocks, declared `outputs:`).
     public var outputs: [DataAccess]
-    /// The flow's input and output types, when it has them (FlowKit Begin/End, Syrup `Result`).
+    /// The flow's input and output types, when it has them (a machine's Begin/End, a progression's `Result`).
     public var inputType: TypeName?
     /// See `inputType`.
     public var outputType: TypeName?
-    /// The id of the flow this one is nested in (a FlowKit composite's machine), if any.
+    /// The id of the flow this one is nested in (a composite state's machine), if any.
     public var parent: String?
     /// Free text from the definition.
     public var summary: String?
     /// What the loader could not read statically (reported as notes by `unanalyzable-flow`).
     public var limitations: [Limitation] = []
-    /// For a PlantUML state machine (`kind == .flowKit`): its FlowKit type name and whether FlowKit
-    /// generates code from it. Nil for every other kind.
-    public var stateMachine: PlantUMLMachine?
-    /// For a FlowKit machine: the Swift types that implement it (adopt `<Name>StateMachine`), when
-    /// their sources were loaded in the same run. Empty when none were.
+    /// For a state machine (`kind.isStateMachine`): the type name its code generator gives it
+    /// (`Login Flow` → `LoginFlow`), before any `@file` a run appends to keep flow ids unique; types
+    /// implementing the machine are linked to it by this name.
+    public var typeName: String?
+    /// The code types that implement the machine (one handler per state), when their sources were
+    /// loaded in the same run. Empty when none were.
     public var implementations: [MachineImplementation] = []
 
     /// Creates a flow.
@@ -410,25 +437,6 @@ public struct Flow: Hashable, Sendable, Codable {
     /// The first step with `id`.
     public func step(_ id: String) -> Step? { steps.first { $0.id == id } }
 
-    /// True for a PlantUML state machine that FlowKit generates code from (see `PlantUMLMachine`).
-    public var isFlowKitMachine: Bool { stateMachine?.isFlowKit ?? false }
-}
-
-/// What FlowLens knows of a PlantUML state machine beyond its graph.
-public struct PlantUMLMachine: Hashable, Sendable, Codable {
-    /// The type name FlowKit's generator would give the machine (`Login Flow` → `LoginFlow`), before
-    /// any `@file` a run appends to keep flow ids unique.
-    public var typeName: String
-    /// True when FlowKit generates code from the machine, so that its typing, naming and handler rules
-    /// apply; false for any other state diagram (firmware, backends), whose body lines are descriptions.
-    /// Decided by `FlowKitDialect` in FlowLoaders, in one place.
-    public var isFlowKit: Bool
-
-    /// Creates the description of a machine.
-    public init(typeName: String, isFlowKit: Bool) {
-        self.typeName = typeName
-        self.isFlowKit = isFlowKit
-    }
 }
 
 /// Everything loaded in one run: the flows, the files read, and what the loaders could not read.
@@ -441,8 +449,8 @@ public struct FlowGraph: Sendable, Codable {
     public var loadFindings: [Finding]
     /// The inline suppression comments in the files read, in file order.
     public var suppressions: [Suppression] = []
-    /// Swift types implementing FlowKit machines, found in the Swift sources read (linked into the
-    /// machines' `implementations` once every file is loaded).
+    /// Code types implementing state machines, found in the sources read (linked into the machines'
+    /// `implementations` once every file is loaded).
     public var machineImplementations: [MachineImplementation] = []
     /// Model types declared in PlantUML class diagrams, in file order.
     public var models: [ModelType] = []

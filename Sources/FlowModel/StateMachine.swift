@@ -1,7 +1,7 @@
-/// A Swift type that implements a FlowKit state machine: it adopts the protocol FlowKit generates
-/// from the diagram, `<Machine>StateMachine`, and writes one `on<State>(state:context:)` handler per
-/// state. Read from Swift sources; linked to the machine of the same name when both are loaded in
-/// one run, so rules can compare the implementation with the diagram.
+/// A code type that implements a state machine generated from a diagram: it adopts the protocol the
+/// generator makes and writes one handler per state (the dialect says how handlers are named). Read
+/// from the sources; linked to the machine of the same `typeName` when both are loaded in one run,
+/// so rules can compare the implementation with the diagram.
 public struct MachineImplementation: Hashable, Sendable, Codable {
     /// The machine's name: the protocol's name without `StateMachine` (`LoginFlow`).
     public var machine: String
@@ -20,11 +20,11 @@ public struct MachineImplementation: Hashable, Sendable, Codable {
         self.handlers = handlers
     }
 
-    /// The first handler for `state` (a state's name as FlowKit spells it: `Prompt`, `Begin`).
+    /// The first handler for `state` (a state's name as the generator spells it: `Prompt`, `Begin`).
     public func handler(for state: String) -> StateHandler? { handlers.first { $0.state == state } }
 }
 
-/// One `func on<State>(state:context:)` of a FlowKit flow controller.
+/// One state's handler in a machine's implementation.
 public struct StateHandler: Hashable, Sendable, Codable {
     /// The state it handles: the function name without `on` (`Prompt` for `onPrompt`).
     public var state: String
@@ -68,8 +68,8 @@ public struct ReturnedState: Hashable, Sendable, Codable {
 }
 
 /// A model type declared in a PlantUML class diagram next to the machines (`class User { +name: String }`,
-/// `enum R { login: Credentials }`): what a state's context type is made of. FlowKit generates a
-/// struct or enum from it.
+/// `enum R { login: Credentials }`): what a state's context type is made of. The machine's code
+/// generator makes a struct or enum of it.
 public struct ModelType: Hashable, Sendable, Codable {
     /// `class` or `enum`.
     public enum Kind: String, Hashable, Sendable, Codable { case `class`, `enum` }
@@ -92,13 +92,13 @@ public struct ModelType: Hashable, Sendable, Codable {
 }
 
 extension String {
-    /// FlowKit's type name for a title, file or state name: `-`, `_` and spaces removed, the first
-    /// letter raised (`Login Flow` → `LoginFlow`, `app` → `App`), as its generator spells it.
-    public var flowKitTypeName: String {
+    /// A generated type's name for a title, file or state name: `-`, `_` and spaces removed, the
+    /// first letter raised (`Login Flow` → `LoginFlow`, `app` → `App`).
+    public var generatedTypeName: String {
         let kept = filter { $0 != "-" && $0 != "_" && $0 != " " }
         return kept.prefix(1).uppercased() + kept.dropFirst()
     }
 
-    /// FlowKit's case name for a state: the first letter lowered (`ForgotPass` → `forgotPass`).
-    public var flowKitCaseName: String { prefix(1).lowercased() + dropFirst() }
+    /// A generated case name for a state: the first letter lowered (`ForgotPass` → `forgotPass`).
+    public var generatedCaseName: String { prefix(1).lowercased() + dropFirst() }
 }

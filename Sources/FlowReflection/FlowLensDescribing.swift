@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowModel
 
 /// Adopted by a flow engine that can describe itself precisely: FlowLens's reflection uses the

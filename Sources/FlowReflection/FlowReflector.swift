@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowModel
 
 /// Why reflection found nothing to analyse, or had to stop.

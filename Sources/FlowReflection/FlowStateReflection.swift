@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowModel
 
 /// FlowState steps found during a walk, turned into flows once the walk is over (a step can be
@@ -154,7 +155,7 @@ struct FlowStateCollector {
                 let generics = ReflectedType.genericArguments(of: type(of: item.value))
                 let content = generics.first, result = generics.count > 1 ? generics[1] : nil
                 var step = Step(id: stepID, name: name, contentType: content, resultType: result)
-                let key = "\(stepID).content"
+                let key = FlowStateDialect.contentKey(stepID)
                 if content?.isAny != true {
                     step.reads = [DataAccess(key: key, type: content, optional: true)]
                 }

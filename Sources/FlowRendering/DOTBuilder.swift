@@ -12,7 +12,7 @@ public enum DiagramElement: Hashable, Sendable {
 
 /// Builds the DOT text of one flow's diagram. Pure: same flow and findings, same bytes.
 ///
-/// FlowKit machines are drawn in a state-machine style (see `StateMachineDOT.swift`): UML initial and
+/// State machines are drawn in a state-machine style (see `StateMachineDOT.swift`): UML initial and
 /// final states, composite states as clusters holding their sub-machine.
 ///
 /// Every piece of user text goes into HTML-like labels, escaped by `DOTBuilder.html`. Nothing a user
@@ -28,10 +28,10 @@ public struct DOTBuilder: Sendable {
     public struct Diagram: Sendable {
         /// The DOT text.
         public var dot: String
-        /// The element each drawn finding is marked on (a finding of a FlowKit sub-machine drawn in a
+        /// The element each drawn finding is marked on (a finding of a sub-machine drawn in a
         /// composite state's cluster included).
         public var marks: [Finding: DiagramElement]
-        /// The element each step of the flow is drawn as, by its index in `steps` (a FlowKit composite
+        /// The element each step of the flow is drawn as, by its index in `steps` (a composite
         /// drawn as a cluster: the cluster).
         public var steps: [Int: DiagramElement] = [:]
         /// The edge each transition of the flow is drawn as, by its index in `transitions`.
@@ -80,7 +80,7 @@ public struct DOTBuilder: Sendable {
     /// Above this many steps, `.automatic` lays a flow out as `.large`.
     public static let largeFlowSteps = 100
 
-    /// How operation flows are laid out (FlowKit machines always use their own style).
+    /// How operation flows are laid out (state machines always use their own style).
     public var layout: Layout = .automatic
 
     /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
@@ -95,7 +95,7 @@ public struct DOTBuilder: Sendable {
 
     /// The DOT text for `flow`, marking `findings` (those of flows not drawn are ignored).
     ///
-    /// `flows` are the other flows of the graph: a FlowKit machine's composite states are drawn with
+    /// `flows` are the other flows of the graph: a state machine's composite states are drawn with
     /// the sub-machines found there (by id, else by name), with the sub-machines' findings. Without
     /// them a composite state is drawn as a single box.
     public func dot(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> String {
@@ -104,7 +104,7 @@ public struct DOTBuilder: Sendable {
 
     /// The diagram of `flow` (as `dot(for:findings:flows:)`), with the element each finding is marked on.
     public func diagram(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> Diagram {
-        if flow.kind == .flowKit { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
+        if flow.kind.isStateMachine { return stateMachineDiagram(for: flow, findings: findings, flows: flows) }
         let status = FlowStatus(of: flow, findings: findings, flows: flows)
         let findings = findings.filter { $0.flow == flow.id }
         var findingMarks: [Finding: DiagramElement] = [:]
@@ -228,7 +228,7 @@ public struct DOTBuilder: Sendable {
 
     /// The diagram's title: the flow's name, and under it its kind and its status (`FlowStatus`).
     func title(of flow: Flow, status: FlowStatus) -> String {
-        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(Self.kindDescription(of: flow) + " · " + status.text))</FONT>"
+        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(flow.kind.noun + " · " + status.text))</FONT>"
     }
 
     // MARK: - Nodes
@@ -276,7 +276,7 @@ public struct DOTBuilder: Sendable {
         default:
             rows.append(name)
             if step.terminal {
-                // A state that ends the flow (a Syrup case whose `result` is non-nil) is drawn as an end.
+                // A state that ends the flow (a case whose `result` is non-nil) is drawn as an end.
                 attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
                 kindsShown.insert("end")
             } else {
@@ -329,7 +329,7 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Edges
 
-    /// `stateMachine`: the label is shown as written (a FlowKit label that is a type is already the
+    /// `stateMachine`: the label is shown as written (a machine's label that is a type is already the
     /// carried type's name), the carried type only when there is no label.
     /// `labelAttribute`: `xlabel` in the large layout.
     func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false,
@@ -443,22 +443,6 @@ public struct DOTBuilder: Sendable {
     func color(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.colour ?? style.stepLine }
 
     func fill(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.fill ?? style.stepFill }
-
-    /// How every output names what a flow is to its readers ("Flow-iOS flow", "FlowKit state
-    /// machine"): a PlantUML diagram that FlowKit does not generate code from is a "PlantUML state
-    /// machine" (`Flow.stateMachine`, decided by the loader's `FlowKitDialect`).
-    public static func kindDescription(of flow: Flow) -> String {
-        switch flow.kind {
-        case .declarative: return "FlowLens flow"
-        case .flowIOS: return "Flow-iOS flow"
-        case .flowState: return "FlowState flow"
-        case .syrup: return "Syrup progression"
-        case .elevate: return "Elevate task"
-        // A machine built without the loader (no `stateMachine`) is taken at its kind's word.
-        case .flowKit: return flow.stateMachine.map(\.isFlowKit) == false ? "PlantUML state machine" : "FlowKit state machine"
-        case .reflected: return "reflected flow"
-        }
-    }
 
     /// The name of the flow a sub-flow step runs (its reference when no such flow is loaded).
     public static func subflowName(_ reference: String?, flows: [Flow]) -> String {

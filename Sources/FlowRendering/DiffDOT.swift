@@ -1,7 +1,7 @@
 import FlowModel
 
 // The diff diagram: one drawing of the union of two versions of a flow (`FlowDiff.union`), made by
-// the usual builders (operation flows and FlowKit machines alike) with `DOTBuilder.marks` set.
+// the usual builders (operation flows and state machines alike) with `DOTBuilder.marks` set.
 //
 // - Added steps and transitions: green border or line, thicker (an added step without findings is
 //   filled light green).

@@ -24,7 +24,7 @@ public struct MermaidDiagram: Hashable, Sendable {
 
 /// Builds Mermaid diagrams of flows: `flowchart TD` for operation flows (drawn as the DOT diagrams
 /// are: decisions as hexagons, groups and sub-flows as subroutines, ends as stadiums) and
-/// `stateDiagram-v2` for FlowKit machines (composite states nested as `state X { }`, `[*]` for Begin
+/// `stateDiagram-v2` for state machines (composite states nested as `state X { }`, `[*]` for Begin
 /// and End). Findings become `classDef` styles (`error`, `warning`, `note`) on their steps, with the
 /// rule in the step's label (a note beside a composite state).
 ///
@@ -63,13 +63,10 @@ public struct MermaidBuilder: Sendable {
     /// Creates a builder.
     public init() {}
 
-    /// What a flow is, as its diagrams' titles say (`Flow-iOS flow`, `FlowKit state machine`).
-    public static func kindDescription(of flow: Flow) -> String { DOTBuilder.kindDescription(of: flow) }
-
     /// The diagrams of `flow` (one, unless it is too large), with `findings` marked. `flows` are the
-    /// graph's other flows: a FlowKit composite state is drawn with the sub-machine found there.
+    /// graph's other flows: a composite state is drawn with the sub-machine found there.
     public func diagrams(for flow: Flow, findings: [Finding], flows: [Flow] = []) -> [MermaidDiagram] {
-        if flow.kind == .flowKit {
+        if flow.kind.isStateMachine {
             for detailed in [true, false] {
                 let text = stateDiagram(flow, findings: findings, flows: flows, detailed: detailed)
                 if fits(text) {
@@ -81,9 +78,9 @@ public struct MermaidBuilder: Sendable {
             let text = flowchart(flow, findings: findings, flows: flows, detailed: detailed, part: nil)
             if fits(text) {
                 var notes: [String] = []
-                if flow.kind == .flowKit { notes.append("Drawn as a flowchart, its composite states as single steps, to stay under Mermaid's size limits") }
+                if flow.kind.isStateMachine { notes.append("Drawn as a flowchart, its composite states as single steps, to stay under Mermaid's size limits") }
                 if !detailed { notes.append("Drawn without data and types, to stay under Mermaid's size limits") }
-                return [MermaidDiagram(text: flow.kind == .flowKit || !detailed ? withNote(text, notes) : text,
+                return [MermaidDiagram(text: flow.kind.isStateMachine || !detailed ? withNote(text, notes) : text,
                                        note: notes.isEmpty ? nil : notes.joined(separator: "; ") + ".")]
             }
         }
@@ -403,7 +400,7 @@ public struct MermaidBuilder: Sendable {
 
     // MARK: - State diagrams
 
-    /// A `stateDiagram-v2` of a FlowKit machine, its composite states drawn nested with the machines in `flows`.
+    /// A `stateDiagram-v2` of a state machine, its composite states drawn nested with the machines in `flows`.
     func stateDiagram(_ flow: Flow, findings: [Finding], flows: [Flow], detailed: Bool) -> String {
         var writer = MermaidMachineWriter(flows: flows, findings: findings, detailed: detailed)
         writer.draw(flow, prefix: "", indent: "  ", stack: [flow.id], outer: [:])

@@ -40,7 +40,7 @@ public struct SeverityStyle: Hashable, Sendable {
 /// A flow's status (errors, warnings, notes, or no problems), computed once and read by every output:
 /// a diagram's subtitle, the review page's header, index and filter, the Markdown pages.
 ///
-/// It counts every finding of the flow and of the sub-machines it contains (FlowKit composite states,
+/// It counts every finding of the flow and of the sub-machines it contains (composite states,
 /// found by `SubMachines`), an `invalid-input` finding whose flow is set included.
 public struct FlowStatus: Hashable, Sendable {
     /// How many findings of each severity.
@@ -86,7 +86,7 @@ public struct FlowStatus: Hashable, Sendable {
     public var cssClass: String { "status-" + (worst.map { SeverityStyle.of($0).word } ?? "clean") }
 }
 
-/// The machines a FlowKit composite state runs, found the same way by every diagram.
+/// The machines a composite state runs, found the same way by every diagram.
 public enum SubMachines {
     /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
     public static func machine(_ reference: String, in parent: Flow, flows: [Flow]) -> Flow? {
@@ -94,17 +94,17 @@ public enum SubMachines {
             ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
     }
 
-    /// The ids of `flow` and of every machine nested in it (by `parent`, or run by one of its FlowKit
-    /// composite states), recursively.
+    /// The ids of `flow` and of every machine nested in it (by `parent`, or run by one of its composite
+    /// states), recursively.
     public static func scope(of flow: Flow, flows: [Flow]) -> Set<String> {
         var ids: Set<String> = [flow.id]
         var queue = [flow]
         while let current = queue.popLast() {
             var inner = flows.filter { $0.parent == current.id }
-            if current.kind == .flowKit {
+            if current.kind.isStateMachine {
                 inner += current.steps.compactMap { step in
                     step.kind == .subflow ? step.subflow.flatMap { machine($0, in: current, flows: flows) } : nil
-                }.filter { $0.kind == .flowKit }
+                }.filter { $0.kind.isStateMachine }
             }
             for sub in inner where ids.insert(sub.id).inserted { queue.append(sub) }
         }
@@ -115,7 +115,7 @@ public enum SubMachines {
 /// A finding in a few plain words, as a diagram shows it: "✖ may be missing: deliverySlot".
 public enum FindingPhrase {
     /// The words for a rule (without its key); the rule id for a rule not listed. `stateMachine`: the
-    /// finding is in a state machine (`FlowKind.flowKit`), whose readers know its steps as states.
+    /// finding is in a state machine (`FlowKind.isStateMachine`), whose readers know its steps as states.
     public static func words(forRule rule: String, stateMachine: Bool = false) -> String {
         switch rule {
         case "missing-data-key": return "may be missing"

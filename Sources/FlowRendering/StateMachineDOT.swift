@@ -1,6 +1,6 @@
 import FlowModel
 
-// The state-machine style, for FlowKit machines (`FlowKind.flowKit`).
+// The state-machine style, for state machines (`FlowKind.isStateMachine`).
 //
 // - A state is a rounded box: its name in bold, its context type in grey under it (not when `Void`),
 //   then its details (model fields) and data, as in the other diagrams.
@@ -27,7 +27,7 @@ import FlowModel
 // that naming a node in an edge never moves it into another cluster.
 
 extension DOTBuilder {
-    /// The DOT text of a FlowKit machine, its composite states drawn with the machines in `flows`.
+    /// The DOT text of a state machine, its composite states drawn with the machines in `flows`.
     func stateMachineDiagram(for flow: Flow, findings: [Finding], flows: [Flow]) -> Diagram {
         var builder = self
         builder.drawsStates = true

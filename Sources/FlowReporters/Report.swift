@@ -58,7 +58,8 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case gitlab
 
     /// The reporter for the format: an exhaustive switch, so a new format cannot go unregistered.
-    public var reporter: any Reporter {
+    /// `rules`: the catalogue a format that lists every rule prints (`RuleRegistry.descriptions`).
+    public func reporter(rules: [RuleDescription]) -> any Reporter {
         switch self {
         case .text: return TextReporter()
         case .json: return JSONReporter()
@@ -66,7 +67,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .checkstyle: return CheckstyleReporter()
         case .junit: return JUnitReporter()
         case .markdown: return MarkdownReporter()
-        case .sarif: return SARIFReporter()
+        case .sarif: return SARIFReporter(rules: rules)
         case .gitlab: return GitLabReporter()
         }
     }

@@ -28,11 +28,12 @@ public struct SARIFReporter: Reporter {
     /// The key of the fingerprint in `partialFingerprints`; the version changes if the inputs do.
     public static let fingerprintKey = "flowlens/v1"
 
-    /// The rules listed in `tool.driver.rules`, in this order (default: every rule FlowLens has).
+    /// The rules listed in `tool.driver.rules`, in this order (`RuleRegistry.descriptions`: every
+    /// rule FlowLens has).
     public let rules: [RuleDescription]
 
     /// Creates the reporter.
-    public init(rules: [RuleDescription] = RuleRegistry.descriptions) { self.rules = rules }
+    public init(rules: [RuleDescription]) { self.rules = rules }
 
     public func report(_ report: Report) -> String { value(report).serialized() }
 

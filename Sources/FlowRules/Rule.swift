@@ -21,11 +21,15 @@ public struct RuleDescription: Sendable {
     /// (a diagram and the Swift code implementing it) starts each with a line `' file: Name.puml`,
     /// `// file: Name.swift` or `# file: name.flow.yaml`; see `files(of:)`.
     public let exampleFileName: String
+    /// True for a rule that still runs on a flow its loader could not read whole: none of its
+    /// findings can come from the part that is missing (the rule reads only what was read, such as
+    /// names). Every other rule skips such flows.
+    public let runsOnPartlyReadFlows: Bool
 
     /// Creates a description.
     public init(id: String, severity: Severity, summary: String, rationale: String,
                 triggeringExamples: [String], nonTriggeringExamples: [String],
-                exampleFileName: String = "example.flow.yaml") {
+                exampleFileName: String = "example.flow.yaml", runsOnPartlyReadFlows: Bool = false) {
         self.id = id
         self.severity = severity
         self.summary = summary
@@ -33,6 +37,7 @@ public struct RuleDescription: Sendable {
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
         self.exampleFileName = exampleFileName
+        self.runsOnPartlyReadFlows = runsOnPartlyReadFlows
     }
 }
 
@@ -118,6 +123,19 @@ public protocol Rule: Sendable {
     func check(_ context: RuleContext) -> [Finding]
 }
 
+/// A dialect's part of a core rule: the check for something only that dialect's flows carry (the
+/// code implementing a generated state machine). Its findings are the host rule's (same id,
+/// severity, configuration and suppressions), and it runs exactly when the host rule runs, so the
+/// core rule stays library-neutral and the library's conventions stay in its dialect.
+public protocol RuleExtension: Sendable {
+    /// The rule whose findings it adds to.
+    static var host: any Rule.Type { get }
+    /// Creates the extension.
+    init()
+    /// The findings for one flow, made with `host`'s description.
+    func check(_ context: RuleContext) -> [Finding]
+}
+
 extension Optional where Wrapped == (file: String, lines: ClosedRange<Int>) {
     func contains(_ location: SourceLocation) -> Bool {
         guard let span = self else { return false }
@@ -130,60 +148,31 @@ extension Rule {
     public var id: String { Self.description.id }
 }
 
-/// Every rule FlowLens has, in catalogue order.
-public enum RuleRegistry {
-    /// All rules. A new rule is added here and nowhere else.
-    public static let rules: [any Rule.Type] = [
-        InvalidInputRule.self,
-        UnreachableStepRule.self,
-        DeadEndRule.self,
-        UnknownStepRule.self,
-        DuplicateStepRule.self,
-        MissingDataKeyRule.self,
-        TypeMismatchRule.self,
-        UnusedDataKeyRule.self,
-        UnmatchedCaseRule.self,
-        NestedCaseRule.self,
-        UnknownOperationRule.self,
-        StuckStepRule.self,
-        BusyRetryRule.self,
-        UnanalyzableFlowRule.self,
-        ContentNeverSetRule.self,
-        UIAccessInTaskRule.self,
-        UnusedSuppressionRule.self,
-        SuppressionWithoutReasonRule.self,
-        InvalidConfigurationRule.self,
-        ReservedNameRule.self,
-        MachineNameRule.self,
-        CrossingTransitionRule.self,
-        MissingHandlerRule.self,
-        UnimplementedTransitionRule.self,
-    ]
-
-    /// The descriptions of all rules.
-    public static var descriptions: [RuleDescription] { rules.map { $0.description } }
-
-    /// The rule with `id`.
-    public static func rule(id: String) -> (any Rule.Type)? { rules.first { $0.description.id == id } }
-}
-
 /// Runs rules over a graph.
 public struct Analyzer: Sendable {
     /// The rules to run.
     public let rules: [any Rule]
+    /// The dialects' parts of those rules, by the host rule's id.
+    let extensions: [String: [any RuleExtension]]
     /// At most this many findings of one rule on one data key in one flow are listed; the rest are
     /// one summary finding (`Limits.findingsPerKey`).
     public var findingsPerKey = Limits.default.findingsPerKey
 
-    /// An analyzer running `rules` (default: all).
-    public init(rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) { self.rules = rules }
+    /// The ids an inline suppression may name without being reported as unknown.
+    public let knownRules: Set<String>
 
-    /// The rules that still run on a flow its loader could not read whole: none of their findings can
-    /// come from the part that is missing.
-    static let unaffectedByReadErrors: Set<String> = [
-        InvalidInputRule.description.id, InvalidConfigurationRule.description.id, ReservedNameRule.description.id,
-        MachineNameRule.description.id,
-    ]
+    /// An analyzer running `rules` (`RuleRegistry`, in FlowLoaders, lists every rule FlowLens has:
+    /// these core ones and each dialect's own). `knownRules`: every rule id a suppression may name
+    /// (default: those of `rules`).
+    /// `extensions`: the dialects' parts of rules; those whose host is not among `rules` do not run.
+    public init(rules: [any Rule], extensions: [any RuleExtension] = [], knownRules: Set<String>? = nil) {
+        self.rules = rules
+        let running = Set(rules.map(\.id))
+        self.extensions = Dictionary(grouping: extensions.filter { running.contains(type(of: $0).host.description.id) }) {
+            type(of: $0).host.description.id
+        }
+        self.knownRules = knownRules ?? running
+    }
 
     /// The flows a loader could not read whole (an `invalid-input` finding carries their id), with the
     /// machines nested in them and those they are nested in: the text of one is the text of all. No
@@ -210,13 +199,13 @@ public struct Analyzer: Sendable {
         let halfRead = Self.halfRead(graph)
         for flow in graph.flows {
             let context = RuleContext(analysis: session.analysis(of: flow), session: session)
-            for rule in rules where !halfRead.contains(flow.id) || Self.unaffectedByReadErrors.contains(rule.id) {
-                findings += Self.grouped(rule.check(context), perKey: findingsPerKey)
+            for rule in rules where !halfRead.contains(flow.id) || type(of: rule).description.runsOnPartlyReadFlows {
+                let parts = extensions[rule.id, default: []].flatMap { $0.check(context) }
+                findings += Self.grouped(rule.check(context) + parts, perKey: findingsPerKey)
             }
         }
         // Inline suppressions last: they apply to every finding, load findings included.
-        let known = Set(RuleRegistry.descriptions.map(\.id))
-        findings = SuppressionFilter.apply(findings, graph.suppressions, knownRules: known)
+        findings = SuppressionFilter.apply(findings, graph.suppressions, knownRules: knownRules)
         // A suppression in a flow whose rules did not run is not known to be unused.
         let halfReadFiles = Set(graph.flows.filter { halfRead.contains($0.id) }.compactMap(\.location?.file))
         findings.removeAll { $0.rule == UnusedSuppressionRule.description.id && halfReadFiles.contains($0.location?.file ?? "") }

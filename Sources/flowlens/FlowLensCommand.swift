@@ -294,7 +294,7 @@ extension Check {
     /// warnings as failures only when they fail the run (`warningsFail`).
     static func reporter(for report: Report, format: ReportFormat, color: ColorMode, warningsFail: Bool) -> any Reporter {
         if format == .junit { return JUnitReporter(warningsFail: warningsFail) }
-        guard format == .text else { return format.reporter }
+        guard format == .text else { return format.reporter(rules: RuleRegistry.descriptions) }
         let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         guard style != .lines else { return TextReporter() }
         return TextReporter(style: style, sources: TextReporter.sources(for: report) { try? String(contentsOfFile: $0, encoding: .utf8) })

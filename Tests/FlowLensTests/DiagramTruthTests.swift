@@ -46,10 +46,10 @@ struct DiagramTruthTests {
             let shown = Self.texts(try Graphviz.render(dot: diagram.dot, format: .svg))
             let status = FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows)
             // The title's status, and no other.
-            #expect(shown.contains("\(DOTBuilder.kindDescription(of: flow)) · \(status.text)"), "\(flow.name): \(status.text)")
+            #expect(shown.contains("\(flow.kind.noun) · \(status.text)"), "\(flow.name): \(status.text)")
             if status.worst != nil { #expect(!shown.contains { $0.contains("no problems found") }, "\(flow.name)") }
             // Every step with a name box shows its name; every labelled transition its label.
-            for step in flow.steps where step.kind != .join && (flow.kind != .flowKit || (step.kind != .start && step.kind != .end)) {
+            for step in flow.steps where step.kind != .join && (!flow.kind.isStateMachine || (step.kind != .start && step.kind != .end)) {
                 for line in step.name.split(separator: "\n") {
                     let visible = DisplayText.visible(String(line))
                     #expect(shown.contains { $0.contains(visible) }, "\(flow.name): step \(visible)")
@@ -64,7 +64,7 @@ struct DiagramTruthTests {
             // Every finding drawn says what it is, with its severity's glyph; the legend lists exactly
             // the severities drawn.
             for finding in diagram.marks.keys {
-                let phrase = FindingPhrase.text(finding, stateMachine: flow.kind == .flowKit)
+                let phrase = FindingPhrase.text(finding, stateMachine: flow.kind.isStateMachine)
                 #expect(shown.contains(DisplayText.visible(phrase)), "\(flow.name): \(phrase)")
             }
             let drawn = Set(diagram.marks.keys.map(\.severity))

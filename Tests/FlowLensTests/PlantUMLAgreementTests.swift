@@ -55,7 +55,7 @@ struct PlantUMLAgreementTests {
             #expect(!flows.isEmpty, "no machine read from the block at line \(diagram.line)")
             #expect(Self.states(of: flows) == diagram.states, "states of the block at line \(diagram.line)")
             #expect(Self.names(of: flows) == diagram.names, "state names of the block at line \(diagram.line)")
-            if flows.allSatisfy({ !$0.isFlowKitMachine }) {
+            if flows.allSatisfy({ $0.kind != .flowKit }) {
                 #expect(Self.descriptions(of: flows) == diagram.descriptions, "descriptions of the block at line \(diagram.line)")
             }
             #expect(Self.transitions(of: flows) == diagram.transitions, "transitions of the block at line \(diagram.line)")
@@ -152,11 +152,11 @@ struct PlantUMLStructure {
             func machine(_ parent: Any?) -> String {
                 var parent = parent as? String
                 while let p = parent, let outer = regionParent[p] { parent = outer as? String }
-                return parent?.flowKitTypeName ?? ""
+                return parent?.generatedTypeName ?? ""
             }
             var endpoint: [String: String] = [:]
             for state in states {
-                endpoint[state["name"] as! String] = "\(machine(state["parent"]))/\((state["name"] as! String).flowKitTypeName)"
+                endpoint[state["name"] as! String] = "\(machine(state["parent"]))/\((state["name"] as! String).generatedTypeName)"
             }
             for pseudo in diagram["pseudoStates"] as? [[String: Any]] ?? [] {
                 // `X[H]` resumes composite X: FlowLens reads it as an edge to X.

@@ -86,7 +86,7 @@ struct LoadCacheTests {
         let (warm, reused, parsed) = try fixture.load()
         #expect((reused, parsed) == (6, 0))
         let uncached = fixture.uncached()
-        #expect(uncached.flows.map(\.kind) == [.flowKit, .flowIOS, .declarative, .declarative, .elevate])
+        #expect(uncached.flows.map(\.kind) == [.plantUML, .flowIOS, .declarative, .declarative, .elevate])
         #expect(same(cold, uncached))
         #expect(same(warm, uncached))
     }

@@ -80,12 +80,12 @@ struct PlantUMLCorpusTests {
         }
         for file in ["ui/checkout_ui.puml", "ui/login_flowkit.puml", "ui/onboarding.puml", "ui/camera_flowkit.puml",
                      "ui/flowkit_events.puml", "ui/settings/a/AccountSettings.puml"] {
-            #expect(try machine(file).isFlowKitMachine, "\(file)")
+            #expect(try machine(file).kind == .flowKit, "\(file)")
         }
         for file in ["firmware/led_controller.puml", "firmware/motor_driver.puml", "backend/order_states.puml",
                      "game/player_states.puml", "protocol/tcp_handshake.puml", "ui/profile_wizard.puml", "protocol/ble_pairing.puml"] {
             let flow = try machine(file)
-            #expect(!flow.isFlowKitMachine, "\(file)")
+            #expect(flow.kind != .flowKit, "\(file)")
             #expect(flow.steps.allSatisfy { $0.contentType == nil }, "\(file): a plain diagram types nothing")
         }
     }
@@ -93,7 +93,7 @@ struct PlantUMLCorpusTests {
     @Test("two machines with one name in two folders are two flows, each with its own composite")
     func sameNameTwoFolders() throws {
         let (graph, _) = corpusRun()
-        let roots = graph.flows.filter { $0.stateMachine?.typeName == "AccountSettings" }
+        let roots = graph.flows.filter { $0.typeName == "AccountSettings" }
         #expect(roots.map(\.id) == ["AccountSettings", "AccountSettings@ui/settings/b/AccountSettings.puml"])
         #expect(roots.map(\.name) == ["Account Settings", "Account Settings"])
         for root in roots {

@@ -122,7 +122,7 @@ struct PlantUMLDialectTests {
             }
             """
         let graph = load([("Door.puml", diagram), ("DoorController.swift", controller)])
-        #expect(try #require(graph.flows.first { $0.id == "Door" }).isFlowKitMachine)
+        #expect(try #require(graph.flows.first { $0.id == "Door" }).kind == .flowKit)
         #expect(findings([("Door.puml", diagram), ("DoorController.swift", controller)]).contains("Door.puml:4 reserved-name"))
     }
 

@@ -104,7 +104,7 @@ struct PlantUMLMachineTests {
         let root = try machine(graph, "LoginFlow")
         #expect(root.name == "Login Flow")  // the title as written; the id is FlowKit's type name
         #expect(root.kind == .flowKit)
-        #expect(root.stateMachine == PlantUMLMachine(typeName: "LoginFlow", isFlowKit: true))
+        #expect(root.typeName == "LoginFlow" && root.kind == .flowKit)
         #expect(root.location == pos(1, 1))
         #expect(root.summary == nil)
         #expect(root.parent == nil)
@@ -262,7 +262,7 @@ struct PlantUMLTitleTests {
         let flow = try #require(graph.flows.first)
         #expect(flow.id == "LoginFlow")
         #expect(flow.name == "Login Flow")
-        #expect(flow.stateMachine?.typeName == "LoginFlow")
+        #expect(flow.typeName == "LoginFlow")
         #expect(flow.location == pos(1, 1, file: "other.puml"))
     }
 
@@ -337,7 +337,7 @@ struct PlantUMLTitleTests {
         // Two machines of one file with one name are two flows.
         #expect(graph.flows.map(\.id) == ["LoginFlow", "LoginFlow#2", "Other"])
         #expect(graph.flows.map(\.name) == ["Login Flow", "Login Flow", "Other"])
-        #expect(graph.flows.map { $0.stateMachine?.typeName } == ["LoginFlow", "LoginFlow", "Other"])
+        #expect(graph.flows.map { $0.typeName } == ["LoginFlow", "LoginFlow", "Other"])
         #expect(graph.flows.map(\.location) == [pos(1, 1), pos(6, 1), pos(10, 1)])
         #expect(graph.flows.map { $0.steps.map(\.id) } == [["Begin", "A"], ["Begin", "B"], ["Begin", "C"]])
     }
@@ -429,7 +429,7 @@ struct PlantUMLTransitionTests {
         let flow = try #require(graph.flows.first)
         #expect(flow.inputType == TypeName("String?"))
         #expect(flow.outputType == TypeName("OAuthToken"))
-        #expect(flow.isFlowKitMachine)
+        #expect(flow.kind == .flowKit)
         #expect(edges(flow) == [
             "Begin -> Prompt : String?",
             "Prompt -> Auth : Credentials",
@@ -495,7 +495,7 @@ struct PlantUMLTransitionTests {
         let plain = loadPUML("@startuml\n[*] --> A: power on\nA --> [*]: shutdown\nA : motor running\n@enduml\n")
         #expect(plain.reported == [])
         let machine = try #require(plain.flows.first)
-        #expect(!machine.isFlowKitMachine)
+        #expect(machine.kind != .flowKit)
         #expect(machine.inputType == nil && machine.outputType == nil)
         #expect(edges(machine) == ["Begin -> A : power on", "A -> End : shutdown"])
     }
@@ -563,7 +563,7 @@ struct PlantUMLStateTests {
         let graph = loadPUML(text)
         #expect(graph.reported == [])
         let flow = try #require(graph.flows.first)
-        #expect(!flow.isFlowKitMachine)
+        #expect(flow.kind != .flowKit)
         #expect(steps(flow) == ["Begin start nil", "Idle state nil", "Busy state nil"])
         #expect(flow.steps.map(\.details) == [[], ["waiting for input", "String"], ["doing the work"]])
     }
@@ -1388,6 +1388,6 @@ struct PlantUMLFileTests {
     func plantumlExtension() throws {
         let graph = loadPUML("@startuml\n[*] --> A\n@enduml\n", file: "Flow.plantuml")
         #expect(graph.flows.map(\.id) == ["Flow"])
-        #expect(graph.flows.first?.kind == .flowKit)
+        #expect(graph.flows.first?.kind == .plantUML)
     }
 }

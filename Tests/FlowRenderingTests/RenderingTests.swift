@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
 @testable import FlowRendering

@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
 import FlowRules
@@ -143,13 +144,13 @@ struct TruthfulDiagramTests {
                                           (returns, "ParcelReturn.puml", "FlowKit state machine", "PlantUML")] {
             let graph = load(text, file: file)
             let flow = try #require(graph.flows.first)
-            #expect(flow.stateMachine?.isFlowKit == (kind.hasPrefix("FlowKit")))
+            #expect((flow.kind == .flowKit) == kind.hasPrefix("FlowKit"))
             let findings = Analyzer().analyze(graph)
             let status = FlowStatus(of: flow, findings: findings, flows: graph.flows)
             let texts = try svgTexts(flow, findings: findings, flows: graph.flows)
             #expect(texts.contains("\(kind) · \(status.text)"), "\(file): \(texts)")
             #expect(!texts.contains { $0.hasPrefix(other) }, "\(file)")
-            #expect(MermaidBuilder.kindDescription(of: flow) == kind)
+            #expect(flow.kind.noun == kind)
         }
     }
 

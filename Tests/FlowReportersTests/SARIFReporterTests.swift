@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
 import FlowReporters
@@ -108,15 +109,15 @@ private func validate(_ output: String) throws -> (status: Int32, output: String
 struct SARIFReporterTests {
     @Test("SARIF output matches the golden file")
     func golden() {
-        if let mismatch = goldenMismatch(SARIFReporter().report(sarifShowcaseReport()), name: "showcase.sarif") {
+        if let mismatch = goldenMismatch(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()), name: "showcase.sarif") {
             Issue.record(Comment(rawValue: mismatch))
         }
     }
 
     @Test("the same report gives the same bytes")
     func deterministic() {
-        #expect(SARIFReporter().report(sarifShowcaseReport()) == SARIFReporter().report(sarifShowcaseReport()))
-        #expect(SARIFReporter().report(edgeCaseReport()) == SARIFReporter().report(edgeCaseReport()))
+        #expect(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()) == SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()))
+        #expect(SARIFReporter(rules: RuleRegistry.descriptions).report(edgeCaseReport()) == SARIFReporter(rules: RuleRegistry.descriptions).report(edgeCaseReport()))
     }
 
     @Test("the schema validated against is the official SARIF 2.1.0 schema")
@@ -133,14 +134,14 @@ struct SARIFReporterTests {
 
     @Test("the showcase output validates against the official SARIF 2.1.0 schema")
     func showcaseValidates() throws {
-        let run = try validate(SARIFReporter().report(sarifShowcaseReport()))
+        let run = try validate(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()))
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.hasPrefix("ok "), "\(run.output)")
     }
 
     @Test("edge cases validate against the official SARIF 2.1.0 schema")
     func edgeCasesValidate() throws {
-        let run = try validate(SARIFReporter().report(edgeCaseReport()))
+        let run = try validate(SARIFReporter(rules: RuleRegistry.descriptions).report(edgeCaseReport()))
         #expect(run.status == 0, "\(run.output)")
     }
 
@@ -164,7 +165,7 @@ struct SARIFReporterTests {
 
     @Test("fixes: one SARIF fix with byte regions, valid against the official schema")
     func fixes() throws {
-        let output = SARIFReporter().report(Self.fixReport())
+        let output = SARIFReporter(rules: RuleRegistry.descriptions).report(Self.fixReport())
         let run = try validate(output)
         #expect(run.status == 0, "\(run.output)")
         let found = try results(try parse(output))
@@ -180,7 +181,7 @@ struct SARIFReporterTests {
         // A fix not located in its file's text is never reported.
         var unlocated = Self.fixReport()
         unlocated.findings[0].fix?.edits[0].range = nil
-        #expect(try results(try parse(SARIFReporter().report(unlocated)))[0]["fixes"] == nil)
+        #expect(try results(try parse(SARIFReporter(rules: RuleRegistry.descriptions).report(unlocated)))[0]["fixes"] == nil)
     }
 
     @Test("the JSON report carries the fix, and merging reads it back")
@@ -212,7 +213,7 @@ struct SARIFReporterTests {
         let graph = load(files)
         let report = Report(graph: FlowGraph(flows: graph.flows, files: files.map(\.name), loadFindings: graph.loadFindings),
                             findings: Analyzer().analyze(graph))
-        let output = SARIFReporter().report(report)
+        let output = SARIFReporter(rules: RuleRegistry.descriptions).report(report)
         #expect(output.contains("\"relatedLocations\""))
         let run = try validate(output)
         #expect(run.status == 0, "\(run.output)")
@@ -220,7 +221,7 @@ struct SARIFReporterTests {
 
     @Test("the validator rejects a log the schema forbids")
     func validatorRejects() throws {
-        let bad = SARIFReporter().report(sarifShowcaseReport()).replacingOccurrences(of: "\"level\": \"error\"", with: "\"level\": \"fatal\"")
+        let bad = SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()).replacingOccurrences(of: "\"level\": \"error\"", with: "\"level\": \"fatal\"")
         let run = try validate(bad)
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("invalid "), "\(run.output)")
@@ -228,7 +229,7 @@ struct SARIFReporterTests {
 
     @Test("the log has one run, the declared schema and version, and the tool")
     func shape() throws {
-        let log = try parse(SARIFReporter().report(sarifShowcaseReport()))
+        let log = try parse(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport()))
         #expect(log["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
         #expect(log["version"] as? String == "2.1.0")
         let run = try onlyRun(log)
@@ -263,7 +264,7 @@ struct SARIFReporterTests {
     @Test("results follow report order with the finding's level, message and place")
     func resultsInReportOrder() throws {
         let report = sarifShowcaseReport()
-        let results = try results(parse(SARIFReporter().report(report)))
+        let results = try results(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(report)))
         try #require(results.count == report.findings.count)
         for (result, finding) in zip(results, report.findings) {
             #expect(result["ruleId"] as? String == finding.rule)
@@ -276,7 +277,7 @@ struct SARIFReporterTests {
 
     @Test("every rule of the registry is in tool.driver.rules, with its texts and level")
     func everyRule() throws {
-        let rules = try driverRules(parse(SARIFReporter().report(sarifShowcaseReport())))
+        let rules = try driverRules(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport())))
         let registry = RuleRegistry.descriptions
         #expect(rules.compactMap { $0["id"] as? String } == registry.map(\.id))
         for (rule, description) in zip(rules, registry) {
@@ -293,7 +294,7 @@ struct SARIFReporterTests {
     @Test("ruleIndex points at the result's rule")
     func ruleIndex() throws {
         for report in [sarifShowcaseReport(), edgeCaseReport()] {
-            let log = try parse(SARIFReporter().report(report))
+            let log = try parse(SARIFReporter(rules: RuleRegistry.descriptions).report(report))
             let rules = try driverRules(log)
             for result in try results(log) {
                 let id = try #require(result["ruleId"] as? String)
@@ -310,8 +311,8 @@ struct SARIFReporterTests {
 
     @Test("fingerprints do not change when only line numbers do")
     func fingerprintsIgnoreLines() throws {
-        let before = try results(parse(SARIFReporter().report(sarifShowcaseReport())))
-        let after = try results(parse(SARIFReporter().report(sarifShowcaseReport(shift: 3))))
+        let before = try results(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport())))
+        let after = try results(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(sarifShowcaseReport(shift: 3))))
         try #require(before.count == after.count && !before.isEmpty)
         for (a, b) in zip(before, after) {
             #expect(a["ruleId"] as? String == b["ruleId"] as? String)
@@ -326,7 +327,7 @@ struct SARIFReporterTests {
     func fingerprintInputs() throws {
         func fp(_ finding: Finding) throws -> String {
             let report = Report(graph: FlowGraph(files: ["a.flow.yaml"]), findings: [finding])
-            return try #require(fingerprint(try results(parse(SARIFReporter().report(report)))[0]))
+            return try #require(fingerprint(try results(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(report)))[0]))
         }
         let base = Finding(rule: "missing-data-key", severity: .error, message: "m", location: SourceLocation(file: "a.flow.yaml", line: 3, column: 4),
                            flow: "F", step: "s", key: "k")
@@ -344,7 +345,7 @@ struct SARIFReporterTests {
         #expect(try fp(base) != fp(otherRule))
         #expect(try fp(base).range(of: "^[0-9a-f]{16}:1$", options: .regularExpression) != nil)
 
-        let edge = try results(parse(SARIFReporter().report(edgeCaseReport())))
+        let edge = try results(parse(SARIFReporter(rules: RuleRegistry.descriptions).report(edgeCaseReport())))
         let shared = edge.filter { ($0["message"] as? [String: Any])?["text"] as? String ?? "" == "step 'b' reads 'k'"
             || ($0["message"] as? [String: Any])?["text"] as? String ?? "" == "step 'b' reads 'k' again" }.compactMap(fingerprint)
         try #require(shared.count == 2)
@@ -361,7 +362,7 @@ struct SARIFReporterTests {
 
     @Test("locations: unknown lines leave out the region, related locations keep their messages, paths are URIs")
     func locations() throws {
-        let output = SARIFReporter().report(edgeCaseReport())
+        let output = SARIFReporter(rules: RuleRegistry.descriptions).report(edgeCaseReport())
         let log = try parse(output)
         let results = try results(log)
         try #require(results.count == 5)

@@ -20,7 +20,7 @@ import Foundation
 /// saving at once lose entries, never corrupt the file. Safe to use from several threads.
 public final class LoadCache: @unchecked Sendable {
     /// The version of the file layout and of what an entry means; a different one is ignored.
-    public static let formatVersion = 4  // 3: PlantUML machines carry `stateMachine`; 4: load findings carry their fix
+    public static let formatVersion = 5  // 3: PlantUML machines carry `stateMachine`; 4: load findings carry their fix; 5: a flow kind carries its traits
     /// How many Swift sets not used in a run are kept.
     static let keptUnusedBatches = 4
 

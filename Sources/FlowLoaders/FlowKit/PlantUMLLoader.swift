@@ -193,36 +193,6 @@ public enum PlantUMLText {
     }
 }
 
-/// What makes a PlantUML state machine a FlowKit machine, decided here and nowhere else:
-///
-/// - its diagram says so: at least one state has a body line (`State: Type`), and every body line
-///   of every state in the block is a type name (`String?`, `[Item]`, `Credentials`) — a FlowKit
-///   author types states, anyone else describes them (`Idle : waiting for a card`, `do: EVENT_2`);
-/// - or a Swift type in the same run adopts its generated `<Machine>StateMachine` protocol (then
-///   it and the composite machines inside it are FlowKit's, whatever the diagram says).
-///
-/// Only FlowKit machines get FlowKit's typing (context, input and output types), naming
-/// (`machine-name`, `reserved-name`), handler and composite-boundary rules, and the
-/// "not supported by FlowKit" reports for choice, fork, join, history and concurrent regions. Any
-/// other state diagram is still checked for unreachable states, dead ends and trap states.
-public enum FlowKitDialect {
-    /// Whether a diagram's state body lines (all of them, in every machine of the block) make it a
-    /// FlowKit machine.
-    static func writtenForFlowKit(bodyLines: [String]) -> Bool {
-        !bodyLines.isEmpty && bodyLines.allSatisfy { PlantUMLTypes.type($0) != nil }
-    }
-
-    /// Marks the machines a Swift type implements (and the composites inside them) as FlowKit
-    /// machines; called once every file of a run is loaded.
-    static func markImplemented(_ flows: inout [Flow]) {
-        var implemented = Set(flows.indices.filter { !flows[$0].implementations.isEmpty && flows[$0].stateMachine != nil }.map { flows[$0].id })
-        guard !implemented.isEmpty else { return }
-        // Composites name their parent; parents come first in a file.
-        for flow in flows where flow.parent.map(implemented.contains) == true { implemented.insert(flow.id) }
-        for i in flows.indices where implemented.contains(flows[i].id) { flows[i].stateMachine?.isFlowKit = true }
-    }
-}
-
 /// Reads one state-diagram block into its machine and the machines of its composite states.
 struct StateDiagramReader {
     let file: String
@@ -525,7 +495,7 @@ struct StateDiagramReader {
         if let description, !description.isEmpty { describe(index, description, line: line, from: nameColumn + name.utf8.count) }
         if opensBlock {
             if states[index].composite == nil {
-                machines.append(Machine(id: name.flowKitTypeName, name: PlantUMLText.oneLine(display ?? name),
+                machines.append(Machine(id: name.generatedTypeName, name: PlantUMLText.oneLine(display ?? name),
                                         parent: states[index].machine, location: location))
                 states[index].composite = machines.count - 1
             }
@@ -636,7 +606,7 @@ struct StateDiagramReader {
     /// FlowKit's name for a state; a state named like the pseudo-states keeps a distinct id so that
     /// `reserved-name` can report it without also making it a duplicate.
     private func stepID(_ index: Int) -> String {
-        let name = states[index].key.filter { $0 != "=" }.flowKitTypeName
+        let name = states[index].key.filter { $0 != "=" }.generatedTypeName
         return name == "Begin" || name == "End" ? name + "_state" : name
     }
 
@@ -645,9 +615,9 @@ struct StateDiagramReader {
     private mutating func flows(taken: inout Set<String>) -> [Flow] {
         let isFlowKit = FlowKitDialect.writtenForFlowKit(bodyLines: states.flatMap { $0.body.map(\.text) })
         var machines = self.machines
-        machines[0].id = PlantUMLText.oneLine(title).flowKitTypeName
+        machines[0].id = PlantUMLText.oneLine(title).generatedTypeName
         machines[0].name = titled ? PlantUMLText.oneLine(title) : machines[0].id
-        let typeNames = machines.enumerated().map { $0.offset == 0 ? title.flowKitTypeName : $0.element.id }
+        let typeNames = machines.enumerated().map { $0.offset == 0 ? title.generatedTypeName : $0.element.id }
         // Two machines of one file with one name (two blocks with one title, a composite named like
         // the machine) are still two flows: the later gets `#2`, so references inside the file stay exact.
         for m in machines.indices where m > 0 || !machines[0].states.isEmpty || machines[0].beginLocation != nil || machines[0].endLocation != nil {
@@ -704,7 +674,7 @@ struct StateDiagramReader {
             if let end = machine.endLocation {
                 steps.append(Step(id: "End", name: "End", kind: .end, location: end, contentType: output))
             }
-            var flow = Flow(id: id, name: m == 0 ? machines[0].name : machine.name, kind: .flowKit, location: machine.location, steps: steps,
+            var flow = Flow(id: id, name: m == 0 ? machines[0].name : machine.name, kind: isFlowKit ? .flowKit : .plantUML, location: machine.location, steps: steps,
                             transitions: machine.transitions.map { recorded in
                                 var transition = recorded.transition
                                 transition.crossesInto = recorded.crossesInto.map { machines[$0].id }
@@ -712,7 +682,7 @@ struct StateDiagramReader {
                             }, entries: machine.beginLocation == nil && entries.count > 1 ? Array(entries.dropFirst()) : entries,
                             inputType: input, outputType: machine.endLocation == nil ? nil : output,
                             parent: machine.parent.map { machines[$0].id })
-            flow.stateMachine = PlantUMLMachine(typeName: typeNames[m], isFlowKit: isFlowKit)
+            flow.typeName = typeNames[m]
             flows.append(flow)
         }
         // Each problem belongs to the machine it was read in, else to the nearest one around it.

@@ -504,7 +504,7 @@ private struct BuildState {
         // `target.content = value`: only a FlowStep has content.
         guard let target = byID[source], target.kind == .flowStep, rhs.count == 1, !rhs[0].is(NilLiteralExprSyntax.self) else { return }
         let facts = valueFacts(rhs[0], in: context, root: root)
-        let write = DataAccess(key: Self.contentKey(target.id), type: facts.type, location: at,
+        let write = DataAccess(key: FlowStateDialect.contentKey(target.id), type: facts.type, location: at,
                                elementTypes: facts.elementTypes, value: facts.display, stringValue: facts.stringValue)
         if let writer = context.step {
             writer.writes.append(write)
@@ -514,7 +514,6 @@ private struct BuildState {
     }
 
     /// The key a step's content is kept under in the IR.
-    static func contentKey(_ id: String) -> String { "\(id).content" }
 
     /// The type of a value assigned to a step's content.
     mutating func valueFacts(_ expression: ExprSyntax, in context: Context, root: FlowStateUnit.Root) -> ValueFacts {
@@ -669,7 +668,7 @@ private struct BuildState {
             if info.kind == .flowStep {
                 // A step whose Content is `Any` takes anything: there is nothing to check (or show).
                 if info.contentType?.isAny != true {
-                    step.reads = [DataAccess(key: Self.contentKey(info.id), type: info.contentType, optional: true, location: info.contentLocation)]
+                    step.reads = [DataAccess(key: FlowStateDialect.contentKey(info.id), type: info.contentType, optional: true, location: info.contentLocation)]
                 }
                 step.writes = info.writes
             }
@@ -742,7 +741,7 @@ private struct BuildState {
         flow.initialData = initialData
         var outputKeys = Set<String>()
         for write in initialData + steps.flatMap(\.writes) where outputKeys.insert(write.key).inserted {
-            let target = steps.first { Self.contentKey($0.id) == write.key }
+            let target = steps.first { FlowStateDialect.contentKey($0.id) == write.key }
             flow.outputs.append(DataAccess(key: write.key, type: target?.contentType, optional: true, location: target?.contentLocation))
         }
         flow.limitations = limitations

@@ -81,8 +81,8 @@ public struct DeadEndRule: Rule {
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
-        let context = PlantUMLMachines.withCrossingEdges(context)
-        if let forever = PlantUMLMachines.runsForever(context) { return forever }
+        let context = DescribedMachines.withCrossingEdges(context)
+        if let forever = DescribedMachines.runsForever(context) { return forever }
         let analysis = context.analysis
         var findings: [Finding] = []
         var stuck = Set<Int>()  // steps with no way on at all
@@ -90,10 +90,10 @@ public struct DeadEndRule: Rule {
         let leaving = Set(context.flow.transitions.map(\.from))
         for i in analysis.uniqueSteps {
             let step = analysis.step(i)
-            guard !step.isExit, !(step.kind == .start && PlantUMLMachines.startsNowhere(context.flow)) else { continue }
+            guard !step.isExit, !(step.kind == .start && DescribedMachines.startsNowhere(context.flow)) else { continue }
             if !leaving.contains(step.id) {
                 stuck.insert(i)
-                let message = context.flow.isFlowKitMachine && step.kind != .start
+                let message = context.flow.kind.machine == .generated && step.kind != .start
                     ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
                     : "step '\(step.name)' is a dead end: it has no way on and is not an end"
                 findings.append(context.finding(Self.description, message, at: step.location, step: step.id))

@@ -36,7 +36,8 @@ public struct InvalidConfigurationRule: Rule {
             output: {format: sarif, strict: true}
             """,
         ],
-        exampleFileName: ".flowlens.yml")
+        exampleFileName: ".flowlens.yml",
+        runsOnPartlyReadFlows: true)
 
     public init() {}
 

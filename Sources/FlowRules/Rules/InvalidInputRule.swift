@@ -43,7 +43,8 @@ public struct InvalidInputRule: Rule {
                   - {id: a, next: b}
                   - {id: b, kind: end}
             """,
-        ])
+        ],
+        runsOnPartlyReadFlows: true)
 
     public init() {}
 

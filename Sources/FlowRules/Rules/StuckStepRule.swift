@@ -38,7 +38,7 @@ public struct StuckStepRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let analysis = context.analysis
-        guard !PlantUMLMachines.leftByEvents(context) else { return [] }
+        guard !DescribedMachines.leftByEvents(context) else { return [] }
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
             // A step that never runs cannot get stuck: `unreachable-step` reports it instead.
@@ -50,7 +50,7 @@ public struct StuckStepRule: Rule {
     }
 
     /// True for a non-exit step with transitions that all lead back to it.
-    static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
+    public static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
         let step = analysis.step(i)
         let leaving = (analysis.transitionsFrom[step.id] ?? []).map { analysis.flow.transitions[$0] }
         return !step.isExit && !leaving.isEmpty && leaving.allSatisfy { $0.to == step.id }

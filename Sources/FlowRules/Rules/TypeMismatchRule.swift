@@ -93,7 +93,7 @@ public struct TypeMismatchRule: Rule {
                                           against: definitions, context)
             }
         }
-        return findings + transitionTypes(context) + handlerTypes(context)
+        return findings + transitionTypes(context)
     }
 
     /// A transition that says what it carries (a declared `type:`) must carry what its target takes. Edges
@@ -109,28 +109,8 @@ public struct TypeMismatchRule: Rule {
                 Self.description,
                 "the transition '\(source.name)' → '\(target.name)' carries \(carried), but state '\(target.name)' takes \(expected)",
                 at: transition.location, step: transition.from, edge: EdgeReference(from: transition.from, to: transition.to),
-                related: FlowKitHandlers.related(target.location, "'\(target.name)' takes \(expected)"))
+                related: RelatedLocation.list(target.location, "'\(target.name)' takes \(expected)"))
         }
-    }
-
-    /// A FlowKit handler must take exactly the context type its state declares (`()` is `Void`):
-    /// the generated protocol requires that signature.
-    private func handlerTypes(_ context: RuleContext) -> [Finding] {
-        let flow = context.flow
-        var findings: [Finding] = []
-        for implementation in flow.implementations {
-            for handler in implementation.handlers {
-                guard let written = handler.contextType, let step = FlowKitHandlers.step(handledBy: handler, in: flow),
-                      let expected = step.contentType, written.spelling != expected.spelling else { continue }
-                let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
-                findings.append(context.finding(
-                    Self.description,
-                    "\(name) takes context \(written), but state '\(step.name)' of \(flow.name) is declared with \(expected)",
-                    at: handler.contextLocation ?? handler.location, step: step.id,
-                    related: FlowKitHandlers.related(step.location, "'\(step.name)' is declared with \(expected) here")))
-            }
-        }
-        return findings
     }
 
     private func check(_ read: DataAccess, at step: Step, against definitions: [FlowAnalysis.Definition],

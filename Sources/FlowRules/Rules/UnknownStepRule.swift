@@ -97,52 +97,6 @@ public struct UnknownStepRule: Rule {
             finding.fix = meant.flatMap { Fix.rename(reference, to: $0, at: step.subflowLocation) }
             findings.append(finding)
         }
-        return findings + handlerReturns(context)
-    }
-
-    /// A FlowKit handler that moves to a state its state has no transition to (the Swift code has
-    /// drifted from the diagram), or a handler for a state the diagram does not have.
-    private func handlerReturns(_ context: RuleContext) -> [Finding] {
-        let flow = context.flow
-        var findings: [Finding] = []
-        for implementation in flow.implementations {
-            for handler in implementation.handlers where handler.state != "End" && handler.state != "Fail" {
-                let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
-                guard let step = FlowKitHandlers.step(handledBy: handler, in: flow) else {
-                    let states = flow.steps.map(FlowKitHandlers.state(of:))
-                    let hint = Spelling.closest(to: handler.state, in: states).map { "; did you mean '\($0)'?" } ?? ""
-                    findings.append(context.finding(
-                        Self.description, "\(name) handles a state '\(handler.state)' that \(flow.name) does not have\(hint)",
-                        at: handler.location))
-                    continue
-                }
-                let declared = flow.transitions.filter { $0.from == step.id && $0.crossesInto == nil }
-                let cases = Set(declared.map { FlowKitHandlers.caseName(of: $0, in: flow) })
-                var reported = Set<String>()
-                for returned in handler.returns where !cases.contains(returned.caseName) && reported.insert(returned.caseName).inserted {
-                    let target = flow.steps.first { FlowKitHandlers.state(of: $0).flowKitCaseName == returned.caseName }
-                    // A case that is no state at all is a typo when exactly one case of the state's own
-                    // transitions (the generated enum's cases, the only ones that compile) is spelt like it:
-                    // the fix renames every return of it in this handler.
-                    let meant = target == nil ? Spelling.unique(to: returned.caseName, in: cases) : nil
-                    let what = target.map { "'\($0.name)', but the diagram has no transition '\(step.name)' → '\($0.name)'" }
-                        ?? "'\(returned.caseName)', which is not a state of \(flow.name)" + (meant.map { "; did you mean '\($0)'?" } ?? "")
-                    var finding = context.finding(
-                        Self.description, "\(name) moves to \(what)",
-                        at: returned.location, step: step.id,
-                        related: FlowKitHandlers.related(step.location, "'\(step.name)' and its transitions are declared here"))
-                    if let meant {
-                        let edits = handler.returns.filter { $0.caseName == returned.caseName }.compactMap { other in
-                            other.location.map { FixEdit(at: $0, original: returned.caseName, replacement: meant) }
-                        }
-                        if edits.count == handler.returns.filter({ $0.caseName == returned.caseName }).count {
-                            finding.fix = Fix(description: "replace '\(returned.caseName)' with '\(meant)'", edits: edits)
-                        }
-                    }
-                    findings.append(finding)
-                }
-            }
-        }
         return findings
     }
 }

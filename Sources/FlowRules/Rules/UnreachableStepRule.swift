@@ -57,17 +57,17 @@ public struct UnreachableStepRule: Rule {
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
-        guard !PlantUMLMachines.startsNowhere(context.flow) else { return [] }
+        guard !DescribedMachines.startsNowhere(context.flow) else { return [] }
         let written = context.flow.steps.count
-        let context = PlantUMLMachines.withCrossingEdges(context)
+        let context = DescribedMachines.withCrossingEdges(context)
         let analysis = context.analysis
         // Without a valid start nothing is reachable; `unknown-step` reports the start instead.
         guard !analysis.entries.isEmpty else { return [] }
         // (Steps after the written ones are an end `withCrossingEdges` adds for the analysis only.)
         var unreachable = analysis.uniqueSteps.filter { !analysis.reachable.contains($0) && $0 < written }
         // A plain PlantUML diagram may enter a composite at any inner state, or leave it to an outer one.
-        if context.flow.stateMachine != nil, !context.flow.isFlowKitMachine,
-           let targets = PlantUMLMachines.reachedByCrossingEdges(context.session.graph)[context.flow.id] {
+        if context.flow.kind.machine == .described,
+           let targets = DescribedMachines.reachedByCrossingEdges(context.session.graph)[context.flow.id] {
             let roots = analysis.uniqueSteps.filter { targets.contains(analysis.step($0).id) }
             let reached = FlowAnalysis.closure(from: roots, next: { analysis.successors[$0].map(\.to) })
             unreachable.removeAll(where: reached.contains)

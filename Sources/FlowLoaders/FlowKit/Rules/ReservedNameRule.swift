@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `reserved-name`: a FlowKit state named like one of the states FlowKit generates itself.
 public struct ReservedNameRule: Rule {
@@ -50,14 +51,15 @@ public struct ReservedNameRule: Rule {
             @enduml
             """,
         ],
-        exampleFileName: "Example.puml")
+        exampleFileName: "Example.puml",
+        runsOnPartlyReadFlows: true)
 
     public init() {}
 
     public func check(_ context: RuleContext) -> [Finding] {
-        guard context.flow.isFlowKitMachine else { return [] }
+        guard context.flow.kind.machine == .generated else { return [] }
         return context.flow.steps.filter { $0.kind != .start && $0.kind != .end }.compactMap { step in
-            let name = step.name.flowKitTypeName
+            let name = step.name.generatedTypeName
             guard Self.reserved.contains(name) else { return nil }
             return context.finding(
                 Self.description,

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `nested-case`: a Flow-iOS case written inside a branch, which becomes a sibling at the root.
 public struct NestedCaseRule: Rule {

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `content-never-set`: a FlowState step whose `Content` is a real type but that nothing gives content.
 ///
@@ -62,9 +63,6 @@ public struct ContentNeverSetRule: Rule {
 
     public init() {}
 
-    /// The key under which the FlowState loader keeps the content of the step `id`.
-    static func contentKey(_ id: String) -> String { "\(id).content" }
-
     /// Content types a step can run without: nothing to forget.
     static func tolerates(_ type: TypeName) -> Bool {
         type.isAny || type.isOptional || ["Void", "()", "Never"].contains(type.spelling)
@@ -80,7 +78,7 @@ public struct ContentNeverSetRule: Rule {
         for step in flow.steps { written.formUnion(step.writes.map(\.key)) }
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
-            let key = Self.contentKey(step.id)
+            let key = FlowStateDialect.contentKey(step.id)
             guard analysis.reachable.contains(i), let content = step.contentType, !Self.tolerates(content),
                   step.reads.contains(where: { $0.key == key }), !written.contains(key) else { return nil }
             return context.finding(

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `machine-name`: a FlowKit machine whose name is not a Swift type name, or that generates the same
 /// types as another FlowKit machine.
@@ -60,7 +61,8 @@ public struct MachineNameRule: Rule {
             @enduml
             """,
         ],
-        exampleFileName: "Example.puml")
+        exampleFileName: "Example.puml",
+        runsOnPartlyReadFlows: true)
 
     /// Names Swift reserves even with a capital first letter.
     private static let reservedTypeNames: Set<String> = ["Self", "Any", "Type", "Protocol"]
@@ -69,7 +71,7 @@ public struct MachineNameRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
-        guard flow.isFlowKitMachine, let typeName = flow.stateMachine?.typeName else { return [] }
+        guard flow.kind.machine == .generated, let typeName = flow.typeName else { return [] }
         var findings: [Finding] = []
         if !Self.isTypeName(typeName) {
             findings.append(context.finding(
@@ -78,13 +80,13 @@ public struct MachineNameRule: Rule {
                 at: flow.location))
         }
         // The first machine of a name is the one the others clash with.
-        if let first = context.session.graph.flows.first(where: { $0.isFlowKitMachine && $0.stateMachine?.typeName == typeName }),
+        if let first = context.session.graph.flows.first(where: { $0.kind.machine == .generated && $0.typeName == typeName }),
            first.id != flow.id {
             let place = first.location.map { " at \($0)" } ?? ""
             findings.append(context.finding(
                 Self.description,
                 "machine '\(flow.name)' generates \(typeName)State and \(typeName)StateMachine, as machine '\(first.name)'\(place) does: the types are declared twice",
-                at: flow.location, related: FlowKitHandlers.related(first.location, "machine '\(first.name)' is named \(typeName) here")))
+                at: flow.location, related: RelatedLocation.list(first.location, "machine '\(first.name)' is named \(typeName) here")))
         }
         return findings
     }

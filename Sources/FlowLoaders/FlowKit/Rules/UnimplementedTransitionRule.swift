@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `unimplemented-transition`: a FlowKit transition that no handler ever takes.
 public struct UnimplementedTransitionRule: Rule {
@@ -69,7 +70,7 @@ public struct UnimplementedTransitionRule: Rule {
                 guard !handler.returns.contains(where: { $0.caseName == caseName }) else { continue }
                 let target = flow.step(transition.to)?.name ?? transition.to
                 let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
-                let related = FlowKitHandlers.related(handler.location, "\(name) is here")
+                let related = RelatedLocation.list(handler.location, "\(name) is here")
                 findings.append(context.finding(
                     Self.description,
                     "the transition '\(source.name)' → '\(target)' is never taken: \(name) never returns .\(caseName)",

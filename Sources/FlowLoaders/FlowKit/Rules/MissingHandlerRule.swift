@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `missing-handler`: the Swift type implementing a FlowKit machine lacks a state's handler.
 public struct MissingHandlerRule: Rule {
@@ -65,7 +66,7 @@ public struct MissingHandlerRule: Rule {
                 let state = FlowKitHandlers.state(of: step)
                 guard implementation.handler(for: state) == nil else { continue }
                 let name = FlowKitHandlers.name(state)
-                let conformance = FlowKitHandlers.related(implementation.location, "\(implementation.typeName) adopts \(implementation.machine)StateMachine here")
+                let conformance = RelatedLocation.list(implementation.location, "\(implementation.typeName) adopts \(implementation.machine)StateMachine here")
                 findings.append(context.finding(
                     Self.description,
                     "\(implementation.typeName) implements \(implementation.machine)StateMachine but has no \(name)(state:context:) for state '\(step.name)'",

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `ui-access-in-task`: an Elevate background block that touches the UI or its view controller.
 ///

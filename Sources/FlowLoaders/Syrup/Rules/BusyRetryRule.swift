@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `busy-retry`: a step that, on some path, runs again at once with nothing changed (a Syrup branch
 /// that leaves `self` as it was and returns `nil`), so on that path the flow spins forever.

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowRules
 
 /// `crossing-transition`: a FlowKit edge between a composite state's inside and its outside.
 public struct CrossingTransitionRule: Rule {
@@ -66,7 +67,7 @@ public struct CrossingTransitionRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         // In any other PlantUML diagram an edge into or out of a composite is ordinary.
-        guard flow.isFlowKitMachine else { return [] }
+        guard flow.kind.machine == .generated else { return [] }
         return flow.transitions.compactMap { transition in
             guard let other = transition.crossesInto else { return nil }
             let source = flow.step(transition.from)?.name ?? transition.from

@@ -1,0 +1,15 @@
+import FlowModel
+import FlowRules
+
+// The Flow-iOS dialect: its loader (FlowIOSLoader, FlowBuilder, OperationIndex, MaybeWrites) reads
+// `Flow()` chains and their operations from Swift source; FlowReflection reads live `Flow` objects.
+extension FlowKind {
+    /// A Flow-iOS `Flow()` chain of operations, read from Swift source or reflected from a live object.
+    public static let flowIOS = FlowKind(rawValue: "flow-ios", noun: "Flow-iOS flow")
+}
+
+/// Flow-iOS: `Flow()` chains of `FlowOperation`s sharing a data bucket.
+public enum FlowIOSDialect: Dialect {
+    public static let kinds: [FlowKind] = [.flowIOS]
+    public static let rules: [any Rule.Type] = [NestedCaseRule.self]
+}
