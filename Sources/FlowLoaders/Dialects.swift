@@ -38,34 +38,9 @@ public enum Dialects {
 
 /// Every rule FlowLens has, in catalogue order.
 public enum RuleRegistry {
-    /// All rules: the core rules (FlowRules) and every dialect's own (`<Library>/Rules/`), in the order
-    /// `flowlens rules`, SARIF and the README list them. A new rule is added here and nowhere else.
-    public static let rules: [any Rule.Type] = [
-        InvalidInputRule.self,
-        UnreachableStepRule.self,
-        DeadEndRule.self,
-        UnknownStepRule.self,
-        DuplicateStepRule.self,
-        MissingDataKeyRule.self,
-        TypeMismatchRule.self,
-        UnusedDataKeyRule.self,
-        UnmatchedCaseRule.self,
-        NestedCaseRule.self,
-        UnknownOperationRule.self,
-        StuckStepRule.self,
-        BusyRetryRule.self,
-        UnanalyzableFlowRule.self,
-        ContentNeverSetRule.self,
-        UIAccessInTaskRule.self,
-        UnusedSuppressionRule.self,
-        SuppressionWithoutReasonRule.self,
-        InvalidConfigurationRule.self,
-        ReservedNameRule.self,
-        MachineNameRule.self,
-        CrossingTransitionRule.self,
-        MissingHandlerRule.self,
-        UnimplementedTransitionRule.self,
-    ]
+    /// All rules, in the order `flowlens rules`, SARIF and the README list them: the core rules
+    /// (`CoreRules`), then each dialect's own (`<Library>/Rules/`, listed by its `Dialect`).
+    public static let rules: [any Rule.Type] = CoreRules.all + Dialects.all.flatMap { $0.rules }
 
     /// The descriptions of all rules.
     public static var descriptions: [RuleDescription] { rules.map { $0.description } }

@@ -11,7 +11,7 @@ import FlowModel
 public struct DataProvenance: Sendable {
     /// What an access does with the key.
     public enum AccessKind: String, Hashable, Sendable, Codable {
-        /// The flow starts with the key (Flow-iOS `setDataBucket`, a declared `data:`).
+        /// The flow starts with the key (a data bucket set before the start, a declared `data:`).
         case initial
         /// A step sets the key.
         case write

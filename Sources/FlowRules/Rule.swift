@@ -17,7 +17,7 @@ public struct RuleDescription: Sendable {
     /// Declarative flow files that must not trigger it.
     public let nonTriggeringExamples: [String]
     /// The file name the examples are read as, which chooses their loader: `example.flow.yaml` for the
-    /// declarative format, `Example.swift` for Flow-iOS sources. An example made of several files
+    /// declarative format, `Example.swift` for Swift sources. An example made of several files
     /// (a diagram and the Swift code implementing it) starts each with a line `' file: Name.puml`,
     /// `// file: Name.swift` or `# file: name.flow.yaml`; see `files(of:)`.
     public let exampleFileName: String

@@ -45,10 +45,12 @@ struct RuleExampleTests {
     func ids() {
         let ids = RuleRegistry.descriptions.map(\.id)
         #expect(Set(ids).count == ids.count)
+        // The core rules, then each dialect's own (Flow-iOS, FlowState, Syrup, Elevate, FlowKit).
         #expect(ids == ["invalid-input", "unreachable-step", "dead-end", "unknown-step", "duplicate-step",
-                        "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case", "nested-case",
-                        "unknown-operation", "stuck-step", "busy-retry", "unanalyzable-flow", "content-never-set", "ui-access-in-task",
-                        "unused-suppression", "suppression-without-reason", "invalid-configuration", "reserved-name",
+                        "missing-data-key", "type-mismatch", "unused-data-key", "unmatched-case",
+                        "unknown-operation", "stuck-step", "unanalyzable-flow",
+                        "unused-suppression", "suppression-without-reason", "invalid-configuration",
+                        "nested-case", "content-never-set", "busy-retry", "ui-access-in-task", "reserved-name",
                         "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }

@@ -11,7 +11,7 @@ public struct DeadEndRule: Rule {
             loops forever. Mark real ends with `kind: end` (or `fail`), and give every other step a way on. \
             A PlantUML state machine with no `--> [*]` at all runs forever on purpose (a firmware main \
             loop): only its trap states, which no transition leaves, are reported. In a state diagram \
-            not written for FlowKit, an event on a composite state's own edge leaves it from any state \
+            that only describes its machine (no code is generated from it), an event on a composite state's own edge leaves it from any state \
             inside, and an edge out of a composite's inside is a way on.
             """,
         triggeringExamples: [

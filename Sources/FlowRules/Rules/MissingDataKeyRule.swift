@@ -7,8 +7,8 @@ public struct MissingDataKeyRule: Rule {
         severity: .error,
         summary: "A step reads a key that is not set on every path from the start to it.",
         rationale: """
-            The step fails at run time on the path where the key is missing (Flow-iOS ends the \
-            operation `withInsufficientInputData` and the whole flow fails). A key written in one \
+            The step fails at run time on the path where the key is missing (the library fails the \
+            step for insufficient input data, and the whole flow fails). A key written in one \
             branch only is missing on the others after they join; the message names such a path. \
             A grouped step sees only its element key. Optional reads (`Type?`, `optional: true`) are \
             never reported. A read of a key nothing sets, spelt like exactly one key set on every path \
@@ -157,7 +157,7 @@ public struct MissingDataKeyRule: Rule {
     /// read succeed at run time; with a tie, a key set on some paths only, or another type there is
     /// no certain answer, and nil.
     ///
-    /// A read written once and run by several flows (a Flow-iOS operation class) is renamed for all of
+    /// A read written once and run by several flows (an operation class) is renamed for all of
     /// them: every flow running it must then lack the key and have the same one set.
     static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis, session: AnalysisSession) -> String? {
         guard let key = spelling(of: read, at: index, in: analysis) else { return nil }

@@ -7,7 +7,7 @@ public struct StuckStepRule: Rule {
         severity: .error,
         summary: "A step that is not an end can only stay where it is: the flow never finishes.",
         rationale: """
-            A Syrup case whose branch neither changes `self`, returns a `Deferred`, nor throws leaves \
+            A case of a state enum whose branch neither changes the state, defers, nor throws leaves \
             the progression in the same case on every update, so it never finishes. In any flow, a \
             step whose only transitions lead back to itself is stuck in the same way.
             """,

@@ -7,8 +7,8 @@ public struct TypeMismatchRule: Rule {
         severity: .error,
         summary: "A value has another type than what takes it: a step reads a key as one type while a path reaching it writes another, or (a state machine) a transition or handler hands a state another type than the state takes.",
         rationale: """
-            The cast fails at run time on that path (Flow-iOS ends the operation \
-            `withMismatchInputDataType`). Two branches that write one key with different types are \
+            The cast fails at run time on that path (the library fails the step \
+            for an input of the wrong type). Two branches that write one key with different types are \
             reported where the key is read. A group's elements are checked one by one against what \
             each run reads. `Any` matches every type, `T` matches `T?`, and an unknown type never \
             produces a finding.

@@ -7,8 +7,8 @@ public struct UnanalyzableFlowRule: Rule {
         severity: .note,
         summary: "A flow is recognised, but part of it cannot be read from the source alone.",
         rationale: """
-            Some flows are decided at run time (a Syrup progression driven by flags in a struct, not \
-            by enum cases). FlowLens says so instead of guessing, so that a clean report is never \
+            Some flows are decided at run time (a progression driven by flags in a struct, not by \
+            enum cases). FlowLens says so instead of guessing, so that a clean report is never \
             mistaken for a checked flow. Check such a flow with the reflection API from a test.
             """,
         triggeringExamples: [
@@ -27,8 +27,6 @@ public struct UnanalyzableFlowRule: Rule {
         ],
         nonTriggeringExamples: [
             """
-            import Syrup
-
             enum Ping: Progression {
                 case send(URL)
                 case received(Int)

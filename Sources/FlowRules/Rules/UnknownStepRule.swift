@@ -72,7 +72,7 @@ public struct UnknownStepRule: Rule {
             finding.fix = meant.flatMap { Fix.rename(id, to: $0, at: flow.entryLocation) }
             findings.append(finding)
         }
-        // An edge into another FlowKit machine is `crossing-transition`'s.
+        // An edge into another machine is its dialect's to judge (`crossing-transition` for generated ones).
         for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
             let (hint, meant) = suggestion(transition.to)

@@ -7,11 +7,11 @@ public struct UnmatchedCaseRule: Rule {
         severity: .warning,
         summary: "A value the flow can see matches no case, or no case is a fallback: the flow silently ends with success.",
         rationale: """
-            Flow-iOS picks the first case whose `FlowCase(key:value:)` equals the data's value as a \
+            A case split runs the first case whose value equals the key's value compared as a \
             String. When none does, the flow ends early and still reports success, so the skipped \
             work fails silently. Reported when a value set for the key (a literal in the data bucket or \
             a write) matches no case, or is not a String; otherwise, when the value is not visible (it \
-            comes from run time), because Flow-iOS has no fallback case. Not reported when every value \
+            comes from run time), because none of its cases is a fallback. Not reported when every value \
             that can reach the branch is a visible string a case matches. A root with a single case \
             takes it without checking, so it is never reported.
             """,
