@@ -153,8 +153,6 @@ struct InputOptions: ParsableArguments {
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. --shard 2/3 (got '\(shard)').") }
     }
 
-    /// The configuration of the first path: where output defaults come from.
-    var configuration: Configuration { FlowLens.configuration(for: paths.first ?? ".", file: policy.config).0 }
 }
 
 /// `--config`, `--strict` and `--max-warnings`: the configuration and the exit policy, shared by the
@@ -233,10 +231,6 @@ struct Check: ParsableCommand {
     @Flag(help: "With --fix: print the fixes as a unified diff on standard output and change no file.")
     var dryRun = false
 
-    /// The format: the option, else the configuration's `output.format`, else text.
-    var format: ReportFormat { output.format(input.configuration) }
-    /// The colour mode: the option, else the configuration's `output.color`, else auto.
-    var color: ColorMode { output.color(input.configuration) }
 
     func validate() throws {
         if dryRun, !fix { throw ValidationError("--dry-run shows what --fix would change: give --fix --dry-run.") }
@@ -251,7 +245,7 @@ struct Check: ParsableCommand {
             result = try applyFixes(result)
         }
         let report = result.report
-        let format = self.format
+        let format = output.format(result.configuration)
         try Output.write(reporter(for: result).report(report))
         if format == .text, !input.quiet { Output.error(TextReporter().summary(report)) }
         let status = result.status.rawValue
@@ -295,10 +289,12 @@ extension Check {
         return remaining
     }
 
-    /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
+    /// The format's reporter (the option, else the run's configuration's `output` setting); for text,
+    /// the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
     func reporter(for result: Pipeline.Result) -> any Reporter {
-        Self.reporter(for: result.report, format: format, color: color, warningsFail: result.policy.warningsFail(result.report.findings))
+        Self.reporter(for: result.report, format: output.format(result.configuration), color: output.color(result.configuration),
+                      warningsFail: result.policy.warningsFail(result.report.findings))
     }
 
     /// The reporter for `format` and `color` (`flowlens merge` prints as `check` does); JUnit marks
