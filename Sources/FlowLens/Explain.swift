@@ -37,8 +37,14 @@ public struct KeyExplanation: Sendable {
 
     /// Explains `key` in the flow `reference` (an id, else a name; else a unique case-insensitive match).
     public init(flow reference: String, key: String, in graph: FlowGraph, limit: Int = FlowPaths.defaultLimit) throws(Failure) {
-        let flow = try Self.flow(reference, in: graph)
-        let analysis = AnalysisSession(graph: graph).analysis(of: flow)
+        try self.init(flow: reference, key: key, in: Report(graph: graph, findings: []), limit: limit)
+    }
+
+    /// Explains `key` in the flow `reference` of `report`'s graph, with the analysis the report
+    /// carries (see `Report.analyses`).
+    public init(flow reference: String, key: String, in report: Report, limit: Int = FlowPaths.defaultLimit) throws(Failure) {
+        let flow = try Self.flow(reference, in: report.graph)
+        let analysis = report.analysis(of: flow)
         guard analysis.keyIndex[key] != nil else {
             // With no close match, a short list of the keys is the best hint.
             var matches = Self.closeMatches(key, in: analysis.keys)

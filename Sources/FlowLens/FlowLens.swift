@@ -8,18 +8,25 @@ import Foundation
 
 /// FlowLens as a library: load flow definitions, analyse them, report and draw them.
 ///
-/// The pipeline, in order: discover and load files (loaders never throw on user input; what they
-/// cannot read becomes `invalid-input`), analyse every flow with every rule, then report (pure
-/// functions of the report) and render (DOT, then Graphviz in-process).
+/// The stages, in order, are `Pipeline`'s: discover and load files (loaders never throw on user
+/// input; what they cannot read becomes `invalid-input`), analyse every flow with every rule, apply
+/// suppressions and the configuration, then report (pure functions of the report) and render (DOT,
+/// then Graphviz in-process).
 public enum FlowLens {
     /// Loads every flow file under `paths` (files or folders, walked recursively).
     public static func load(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> FlowGraph {
         SourceLoader().load(paths: paths, workingDirectory: workingDirectory)
     }
 
-    /// Runs the rules over `graph`; the report includes the graph's load findings.
-    public static func analyze(_ graph: FlowGraph, rules: [any Rule] = RuleRegistry.rules.map { $0.init() }) -> Report {
-        Report(graph: graph, findings: Analyzer(running: rules).analyze(graph))
+    /// Runs the rules over `graph` as `check` does after loading (`Pipeline.run(graph:)`, without a
+    /// baseline): the report includes the graph's load findings, inline suppressions apply, and each
+    /// finding takes the setting of the `.flowlens.yml` files governing its file (a finding with no
+    /// file, a reflected flow's, those of `workingDirectory`), whose own problems are findings too.
+    public static func analyze(_ graph: FlowGraph, rules: [any Rule] = RuleRegistry.rules.map { $0.init() },
+                               workingDirectory: String = FileManager.default.currentDirectoryPath) -> Report {
+        var pipeline = Pipeline(workingDirectory: workingDirectory)
+        pipeline.rules = rules
+        return pipeline.run(graph: graph).report
     }
 
     /// Loads and analyses `paths` as `flowlens check` does: under the `.flowlens.yml` files in and
@@ -123,26 +130,28 @@ public struct Exporter: Sendable {
         func diagramReport(_ flow: Flow) -> Report {
             flow.kind.isStateMachine ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
         }
-        if format == .html {
+        switch format {
+        case .html:
             let page = ReviewPage().render(report, renderer: renderer, done: progress)
             write(file("index.html")) { Data(page.utf8) }
-        } else if let graphviz = GraphvizFormat(rawValue: format.rawValue) {
+        case .dot:
+            for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
+                write(file("\(name).\(format.rawValue)")) { Data(FlowLens.dot(for: flow, in: diagramReport(flow)).utf8) }
+            }
+        case .svg, .png, .pdf:
             // Every diagram is rendered first (by the workers, in parallel), then written in order.
+            let graphviz: GraphvizFormat = format == .svg ? .svg : format == .png ? .png : .pdf
             let names = Self.fileNames(for: report.graph.flows)
             let jobs = report.graph.flows.map { RenderJob(dot: FlowLens.dot(for: $0, in: diagramReport($0)), format: graphviz, scale: scale) }
             let rendered = renderer.render(jobs, done: progress)
             for (name, result) in zip(names, rendered) {
                 write(file("\(name).\(format.rawValue)")) { try result.get() }
             }
-        } else {
+        case .mermaid, .md:
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
-                if format == .mermaid || format == .md {
-                    for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md) {
-                        write(file(fileName)) { Data(text.utf8) }
-                    }
-                    continue
+                for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md) {
+                    write(file(fileName)) { Data(text.utf8) }
                 }
-                write(file("\(name).\(format.rawValue)")) { try Self.render(FlowLens.dot(for: flow, in: diagramReport(flow)), format: format, scale: scale) }
             }
         }
         write(file("report.json")) { Data(JSONReporter().report(report).utf8) }
@@ -188,14 +197,14 @@ public struct Exporter: Sendable {
     }
 
     /// `dot` in `format` (`dot`, `svg`, `png` or `pdf`): the DOT text itself, or rendered by Graphviz;
-    /// a PNG `scale` times its natural size in pixels.
+    /// a PNG `scale` times its natural size in pixels. Another format throws `NotADiagramFormat`.
     public static func render(_ dot: String, format: ExportFormat, scale: Double = 1) throws -> Data {
         switch format {
         case .dot: return Data(dot.utf8)
         case .svg: return try Graphviz.render(dot: dot, format: .svg)
         case .png: return try Graphviz.render(dot: dot, format: .png, scale: scale)
         case .pdf: return try Graphviz.render(dot: dot, format: .pdf)
-        case .html, .mermaid, .md: preconditionFailure("\(format) is not one diagram a flow")
+        case .html, .mermaid, .md: throw NotADiagramFormat(format: format)
         }
     }
 
@@ -248,6 +257,15 @@ public struct Exporter: Sendable {
             cut.append(character)
         }
         return cut.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+    }
+}
+
+/// `Exporter.render` was asked for a format that is not one Graphviz diagram a flow.
+public struct NotADiagramFormat: Error, CustomStringConvertible, Sendable {
+    /// The format asked for.
+    public var format: ExportFormat
+    public var description: String {
+        "\(format.rawValue) is not one diagram a flow (use one of \(ExportFormat.diagramFormats.map(\.rawValue).joined(separator: ", ")))"
     }
 }
 

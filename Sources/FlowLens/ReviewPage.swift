@@ -81,10 +81,11 @@ public struct ReviewPage: Sendable {
             """
         out += unreadable(report)
         out += index(report)
-        let session = AnalysisSession(graph: report.graph)
+        // The analyses the findings were made from, not made again.
+        let analyses = report.flowAnalyses()
         for (n, flow) in flows.enumerated() {
             let diagram = n < diagrams.count ? diagrams[n] : RenderedDiagram(svg: nil, marks: [:], error: "not rendered")
-            out += section(flow, number: n, report: report, diagram: diagram, analysis: session.analysis(of: flow))
+            out += section(flow, number: n, report: report, diagram: diagram, analysis: analyses[n])
         }
         out += """
             </main>

@@ -20,9 +20,10 @@ import XCTest
 /// }
 /// ```
 public enum FlowLensTesting {
-    /// The findings that fail a test: errors, and warnings too when `strict`.
+    /// The findings that fail a test: errors, and warnings too when `strict` (`ExitPolicy`, as
+    /// `flowlens check --strict` decides).
     public static func failures(in report: Report, strict: Bool) -> [Finding] {
-        report.findings.filter { $0.severity == .error || (strict && $0.severity == .warning) }
+        ExitPolicy(strict: strict).failures(in: report.findings)
     }
 
     /// The message a failing test prints: a summary line, then each failing finding as `flowlens check`
@@ -39,7 +40,8 @@ public enum FlowLensTesting {
     }
 }
 
-/// Records a Swift Testing issue for every error (and, when `strict`, warning) FlowLens finds in `graph`.
+/// Records a Swift Testing issue for every error (and, when `strict`, warning) FlowLens finds in `graph`
+/// (`FlowLens.analyze`: as `flowlens check` would, under the `.flowlens.yml` of the working directory).
 /// Returns the report, for further expectations.
 @discardableResult
 public func expectNoFlowDefects(_ graph: FlowGraph, strict: Bool = false,

@@ -188,6 +188,9 @@ public struct NestedConfigurations {
     /// The problems found in the configuration files read so far, file by file (by name).
     public var findings: [Finding] { read.keys.sorted().flatMap { read[$0]!.findings } }
 
+    /// The configuration files read so far (absolute paths), by name.
+    public var filesRead: [String] { read.keys.sorted() }
+
     private mutating func chain(of folder: String) -> [String] {
         if let known = chains[folder] { return known }
         let parent = (folder as NSString).deletingLastPathComponent

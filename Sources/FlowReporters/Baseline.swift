@@ -19,6 +19,7 @@ public struct Baseline: Equatable, Sendable {
         public var file: String?
         public var count: Int
 
+        /// `FindingIdentity.baselineFields` of the findings it accepts.
         var identity: [String] { [rule, flow ?? "", step ?? "", key ?? "", file ?? ""] }
 
         public static func < (a: Entry, b: Entry) -> Bool { a.identity.lexicographicallyPrecedes(b.identity) }
@@ -77,7 +78,7 @@ public struct Baseline: Equatable, Sendable {
     public func newFindings(in findings: [Finding]) -> [Finding] {
         var remaining = Dictionary(entries.map { ($0.identity, $0.count) }, uniquingKeysWith: +)
         return findings.sorted(by: Finding.reportOrder).filter { finding in
-            let identity = Self.entry(for: finding).identity
+            let identity = FindingIdentity(finding).baselineFields
             guard let left = remaining[identity], left > 0 else { return true }
             remaining[identity] = left - 1
             return false
@@ -85,9 +86,8 @@ public struct Baseline: Equatable, Sendable {
     }
 
     static func entry(for finding: Finding) -> Entry {
-        // The file only identifies findings about no flow (a file that cannot be read).
-        Entry(rule: finding.rule, flow: finding.flow, step: finding.step, key: finding.key,
-              file: finding.flow == nil ? finding.location?.file : nil, count: 1)
+        let identity = FindingIdentity(finding)
+        return Entry(rule: identity.rule, flow: identity.flow, step: identity.step, key: identity.key, file: identity.file, count: 1)
     }
 }
 

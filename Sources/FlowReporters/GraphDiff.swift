@@ -53,10 +53,11 @@ public struct GraphDiff: Sendable {
 
     /// `findings` that `others` do not account for: per identity, the first `count(others)` are matched.
     static func unmatched(_ findings: [Finding], against others: [Finding], roots: (String, String)) -> [Finding] {
+        // A finding's file is compared below its side's root: the same file in two folders.
         func identity(_ finding: Finding, root: String) -> [String] {
-            var entry = Baseline.entry(for: finding)
-            entry.file = entry.file.map { relative($0, to: root) }
-            return entry.identity
+            var identity = FindingIdentity(finding)
+            identity.file = identity.file.map { relative($0, to: root) }
+            return identity.baselineFields
         }
         var remaining: [[String]: Int] = [:]
         for finding in others { remaining[identity(finding, root: roots.1), default: 0] += 1 }

@@ -9,6 +9,10 @@ public struct Report: Sendable, CustomStringConvertible {
     public var findings: [Finding]
     /// The part of a sharded run this report covers (`--shard`); nil for a whole run.
     public var shard: Shard?
+    /// The analyses of the flows the findings were made from, by flow id (`Pipeline` fills it), so
+    /// that what draws or explains the flows does not analyse them again; empty for a report made
+    /// otherwise (a merged one), whose flows are analysed when asked (`flowAnalyses()`).
+    public var analyses: [String: FlowAnalysis] = [:]
 
     /// Creates a report; findings are put in report order.
     public init(graph: FlowGraph, findings: [Finding]) {
@@ -30,6 +34,22 @@ public struct Report: Sendable, CustomStringConvertible {
 
     /// The findings about one flow.
     public func findings(inFlow id: String) -> [Finding] { findings.filter { $0.flow == id } }
+
+    /// The analysis of one of the report's flows: the one it carries, else made over its graph.
+    public func analysis(of flow: Flow) -> FlowAnalysis {
+        analyses[flow.id] ?? AnalysisSession(graph: graph).analysis(of: flow)
+    }
+
+    /// Each flow's analysis, in the order of `graph.flows`: the ones the report carries, the others
+    /// (none, for a report from `Pipeline`) made by one session over the report's graph.
+    public func flowAnalyses() -> [FlowAnalysis] {
+        var session: AnalysisSession?
+        return graph.flows.map { flow in
+            if let known = analyses[flow.id] { return known }
+            if session == nil { session = AnalysisSession(graph: graph) }
+            return session!.analysis(of: flow)
+        }
+    }
 }
 
 /// A reporter turns a report into text. Reporters are pure: same report, same bytes.

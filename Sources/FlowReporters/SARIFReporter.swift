@@ -248,16 +248,8 @@ public struct SARIFReporter: Reporter {
 
     // MARK: - Fingerprints
 
-    /// What identifies a finding across edits: rule, flow, step, key and the transition — ids that
-    /// do not change when code moves — and, for a finding outside any flow, its file. Never a line
-    /// or column number, and never the message (messages may quote locations).
-    static func fingerprintBase(_ finding: Finding) -> String {
-        var parts = [finding.rule, finding.flow ?? "", finding.step ?? "", finding.key ?? "",
-                     finding.edge?.from ?? "", finding.edge?.to ?? ""]
-        if finding.flow == nil { parts.append(finding.location?.file ?? "") }
-        // Unit separators keep ("a", "bc") and ("ab", "c") apart; a nil id and "" are the same.
-        return parts.joined(separator: "\u{1F}")
-    }
+    /// What identifies a finding across edits (`FindingIdentity`), as one string.
+    static func fingerprintBase(_ finding: Finding) -> String { FindingIdentity(finding).fingerprintBase }
 
     /// `<FNV-1a 64 of the base, 16 hex digits>:<occurrence>`: the occurrence (1, 2, ...) counts
     /// findings with the same base in report order, as GitHub's own fingerprints do, so two findings

@@ -192,9 +192,15 @@ public struct Analyzer: Sendable {
         return Set(graph.flows.map(\.id).filter { brokenRoots.contains(root($0)) })
     }
 
-    /// The load findings of `graph` plus every rule's findings for every flow, in report order.
+    /// The load findings of `graph` plus every rule's findings for every flow, inline suppressions
+    /// applied, in report order.
     public func analyze(_ graph: FlowGraph) -> [Finding] {
-        let session = AnalysisSession(graph: graph)
+        suppressing(findings(of: graph, session: AnalysisSession(graph: graph)), in: graph)
+    }
+
+    /// The load findings of `graph` plus every rule's findings for every flow, before inline
+    /// suppressions; `session` keeps each flow's analysis (every flow is analysed).
+    public func findings(of graph: FlowGraph, session: AnalysisSession) -> [Finding] {
         var findings = graph.loadFindings
         let halfRead = Self.halfRead(graph)
         for flow in graph.flows {
@@ -204,8 +210,15 @@ public struct Analyzer: Sendable {
                 findings += Self.grouped(rule.check(context) + parts, perKey: findingsPerKey)
             }
         }
-        // Inline suppressions last: they apply to every finding, load findings included.
-        findings = SuppressionFilter.apply(findings, graph.suppressions, knownRules: knownRules)
+        return findings
+    }
+
+    /// `findings` under the inline suppressions of `graph` and `more` (comments in files that are no
+    /// flow's, such as `.flowlens.yml`), deduplicated, in report order.
+    public func suppressing(_ findings: [Finding], in graph: FlowGraph, more: [Suppression] = []) -> [Finding] {
+        let halfRead = Self.halfRead(graph)
+        // They apply to every finding, load findings included.
+        var findings = SuppressionFilter.apply(findings, graph.suppressions + more, knownRules: knownRules)
         // A suppression in a flow whose rules did not run is not known to be unused.
         let halfReadFiles = Set(graph.flows.filter { halfRead.contains($0.id) }.compactMap(\.location?.file))
         findings.removeAll { $0.rule == UnusedSuppressionRule.description.id && halfReadFiles.contains($0.location?.file ?? "") }

@@ -78,8 +78,8 @@ struct Diff: ParsableCommand {
                 throw CommandFailure("cannot write the diagrams to '\(output)': \(WriteFailure.cause(of: error))")
             }
         }
-        let failing = diff.newFindings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
-        throw ExitCode(failing ? Status.findings : Status.clean)
+        // New findings fail the run as they would fail 'check'.
+        throw ExitCode(ExitPolicy(strict: strict).fails(diff.newFindings) ? Status.findings : Status.clean)
     }
 }
 

@@ -41,13 +41,7 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above each file's folder.", valueName: "file"))
     var config: String?
 
-    /// `explain` prints an explanation, not a report: its own two formats.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case text, json
-    }
-
-    @Option(help: ArgumentHelp("Output format: text, json.", valueName: "format"))
-    var format: Format = .text
+    @OptionGroup var output: TextOrJSONOutput
 
     @Option(help: ArgumentHelp("Also write the flow's diagram with the key's writers, readers and missing path marked (.svg, .png, .pdf or .dot).", valueName: "file"))
     var diagram: String?
@@ -76,7 +70,7 @@ struct Explain: ParsableCommand {
         let report = FlowLens.check(paths.isEmpty ? ["."] : paths, configurationFile: config)
         let explanation: KeyExplanation
         do {
-            explanation = try KeyExplanation(flow: flow, key: key, in: report.graph, limit: maxPaths)
+            explanation = try KeyExplanation(flow: flow, key: key, in: report, limit: maxPaths)
         } catch {
             // Unreadable files may be why the flow is not there: say so.
             let invalid = report.findings.filter { $0.rule == RuleID.invalidInput }
@@ -97,7 +91,7 @@ struct Explain: ParsableCommand {
                 throw CommandFailure("cannot write the diagram '\(diagram)': \(WriteFailure.cause(of: error))")
             }
         }
-        try Output.write(format == .json ? explanation.json : explanation.text)
+        try Output.write(output.format == .json ? explanation.json : explanation.text)
         throw ExitCode(explanation.provenance.isAlwaysSetBeforeRead ? Status.clean : Status.findings)
     }
 }

@@ -2,14 +2,14 @@ import ArgumentParser
 import FlowLens
 import Foundation
 
-/// Exit statuses, as documented in the README.
+/// Exit statuses, as documented in the README (`ExitStatus`).
 enum Status {
     /// No error findings.
-    static let clean: Int32 = 0
+    static let clean = ExitStatus.clean.rawValue
     /// Error findings (or warnings, with `--strict`).
-    static let findings: Int32 = 1
+    static let findings = ExitStatus.findings.rawValue
     /// Invalid input (a file could not be read), a usage error, or output that could not be written.
-    static let invalidInputOrUsage: Int32 = 2
+    static let invalidInputOrUsage = ExitStatus.invalidInputOrUsage.rawValue
 }
 
 struct FlowLensCommand: ParsableCommand {
@@ -56,14 +56,7 @@ struct InputOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print only the findings: no summary line on standard error.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above each file's folder.", valueName: "file"))
-    var config: String?
-
-    @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
-    var strict = false
-
-    @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
-    var maxWarnings: Int?
+    @OptionGroup var policy: PolicyOptions
 
     @Option(help: ArgumentHelp("Report only findings that are not in this baseline file (see --write-baseline).", valueName: "file"))
     var baseline: String?
@@ -98,36 +91,45 @@ struct InputOptions: ParsableArguments {
         return values
     }
 
-    /// Loads and analyses the paths, writes the baseline if asked, and leaves out what the baseline accepts.
-    func report() throws -> Report {
+    /// Runs the pipeline over the paths (`Pipeline`), writes the baseline if asked, and reports
+    /// what the baseline does not accept, with the exit policy of the run.
+    func run() throws -> Pipeline.Result {
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
-        let (full, emptyFolders) = FlowLens.checkNotingEmpty(paths, configurationFile: config, defines: try defineValues, cache: cache,
-                                                             standardInput: try standardInput(), shard: shard.flatMap(Shard.init))
+        var pipeline = Pipeline(configurationFile: policy.config)
+        pipeline.defines = try defineValues
+        pipeline.cache = cache
+        pipeline.standardInput = try standardInput()
+        pipeline.shard = shard.flatMap(Shard.init)
+        pipeline.baseline = try readBaseline()
+        pipeline.strict = policy.strictOption
+        pipeline.maxWarnings = policy.maxWarnings
+        let result = pipeline.run(paths)
         cache?.finishCommandLineRun()
-        if let empty = emptyFolders.first, !allowEmpty {
+        if let empty = result.emptyFolders.first, !allowEmpty {
             throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
                 + "outside excluded folders): check the path, or pass --allow-empty")
         }
         if let writeBaseline {
             do {
-                try Data(Baseline(accepting: full.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
+                try Data(Baseline(accepting: result.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
             } catch {
                 throw CommandFailure("cannot write the baseline '\(writeBaseline)': \(WriteFailure.cause(of: error))")
             }
         }
-        guard let baseline else { return full }
-        let accepted: Baseline
+        return result
+    }
+
+    /// `--baseline`'s file, read before the run: the pipeline's baseline stage leaves out what it accepts.
+    func readBaseline() throws -> Baseline? {
+        guard let baseline else { return nil }
         do {
-            accepted = try Baseline(json: String(contentsOfFile: baseline, encoding: .utf8))
+            return try Baseline(json: String(contentsOfFile: baseline, encoding: .utf8))
         } catch let error as BaselineError {
             throw CommandFailure("cannot use the baseline '\(baseline)': \(error.description)")
         } catch {
             throw CommandFailure("cannot read the baseline '\(baseline)': \(WriteFailure.cause(of: error)); "
                 + "give an existing file, or write one with --write-baseline")
         }
-        var kept = Report(graph: full.graph, findings: accepted.newFindings(in: full.findings))
-        kept.shard = full.shard
-        return kept
     }
 
     /// The text of standard input and the path to report it under, when `--stdin-path` is given.
@@ -147,28 +149,34 @@ struct InputOptions: ParsableArguments {
         if let stdinPath, SourceKind.of(path: stdinPath) == nil {
             throw ValidationError("--stdin-path '\(stdinPath)' is not a file FlowLens reads (expected \(SourceKind.patternsDescription)).")
         }
-        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
         _ = try defineValues
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. --shard 2/3 (got '\(shard)').") }
     }
 
-    /// The configuration of the first path: where output defaults come from.
-    var configuration: Configuration { FlowLens.configuration(for: paths.first ?? ".", file: config).0 }
+}
 
-    /// The exit status for a report; options win over the configuration's `output` defaults.
-    func status(of report: Report) -> Int32 {
-        if report.hasInvalidInput { return Status.invalidInputOrUsage }
-        if !report.errors.isEmpty || warningsFail(report) { return Status.findings }
-        return Status.clean
+/// `--config`, `--strict` and `--max-warnings`: the configuration and the exit policy, shared by the
+/// commands that exit by their findings (`check`, `export` and `merge`).
+struct PolicyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above each file's folder (for 'merge', the current folder).", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
+    var maxWarnings: Int?
+
+    /// `--strict` when given; nil leaves it to the configuration.
+    var strictOption: Bool? { strict ? true : nil }
+
+    func validate() throws {
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
     }
 
-    /// Whether the report's warnings alone fail the run (`--strict`, or more than `--max-warnings`):
-    /// what reports that mark failures (JUnit) follow, so they agree with the exit status.
-    func warningsFail(_ report: Report) -> Bool {
-        let configuration = self.configuration
-        let strict = self.strict || configuration.strict == true
-        let maxWarnings = self.maxWarnings ?? configuration.maxWarnings
-        return (strict && !report.warnings.isEmpty) || maxWarnings.map { report.warnings.count > $0 } == true
+    /// The exit policy: these options over `configuration`'s `output` settings.
+    func policy(_ configuration: Configuration) -> ExitPolicy {
+        ExitPolicy(strict: strictOption, maxWarnings: maxWarnings, configuration: configuration)
     }
 }
 
@@ -223,10 +231,6 @@ struct Check: ParsableCommand {
     @Flag(help: "With --fix: print the fixes as a unified diff on standard output and change no file.")
     var dryRun = false
 
-    /// The format: the option, else the configuration's `output.format`, else text.
-    var format: ReportFormat { output.format(input.configuration) }
-    /// The colour mode: the option, else the configuration's `output.color`, else auto.
-    var color: ColorMode { output.color(input.configuration) }
 
     func validate() throws {
         if dryRun, !fix { throw ValidationError("--dry-run shows what --fix would change: give --fix --dry-run.") }
@@ -236,14 +240,15 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var report = try input.report()
+        var result = try input.run()
         if fix {
-            report = try applyFixes(report)
+            result = try applyFixes(result)
         }
-        let format = self.format
-        try Output.write(reporter(for: report).report(report))
+        let report = result.report
+        let format = output.format(result.configuration)
+        try Output.write(reporter(for: result).report(report))
         if format == .text, !input.quiet { Output.error(TextReporter().summary(report)) }
-        let status = input.status(of: report)
+        let status = result.status.rawValue
         if let touch, status == Status.clean {
             do {
                 try Data().write(to: URL(fileURLWithPath: touch), options: .atomic)
@@ -258,8 +263,8 @@ struct Check: ParsableCommand {
 extension Check {
     /// `--fix`: applies the report's fixes and returns the report of a second check; with `--dry-run`,
     /// prints the diff and exits with the status of the unchanged files.
-    func applyFixes(_ report: Report) throws -> Report {
-        let plan = FixPlanner.plan(report.findings) { try? String(contentsOfFile: $0, encoding: .utf8) }
+    func applyFixes(_ result: Pipeline.Result) throws -> Pipeline.Result {
+        let plan = FixPlanner.plan(result.report.findings) { try? String(contentsOfFile: $0, encoding: .utf8) }
         let count = plan.changes.reduce(0) { $0 + $1.fixed.count }
         func files(_ n: Int) -> String { "\(n) file\(n == 1 ? "" : "s")" }
         func fixes(_ n: Int) -> String { "\(n) finding\(n == 1 ? "" : "s")" }
@@ -267,27 +272,29 @@ extension Check {
             try Output.write(FixPlanner.unifiedDiff(plan))
             for line in plan.skipped { Output.error("flowlens: \(line)\n") }
             if !input.quiet { Output.error("would fix \(fixes(count)) in \(files(plan.changes.count)); no file changed\n") }
-            throw ExitCode(input.status(of: report))
+            throw ExitCode(result.status.rawValue)
         }
-        let result = FixPlanner.write(plan)
-        for line in plan.skipped + result.skipped { Output.error("flowlens: \(line)\n") }
-        for failure in result.failures { Output.error("flowlens: error: \(failure.description)\n") }
+        let written = FixPlanner.write(plan)
+        for line in plan.skipped + written.skipped { Output.error("flowlens: \(line)\n") }
+        for failure in written.failures { Output.error("flowlens: error: \(failure.description)\n") }
         if !input.quiet {
-            let fixedCount = result.written.reduce(0) { $0 + $1.fixed.count }
-            Output.error("fixed \(fixes(fixedCount)) in \(files(result.written.count))\n")
+            let fixedCount = written.written.reduce(0) { $0 + $1.fixed.count }
+            Output.error("fixed \(fixes(fixedCount)) in \(files(written.written.count))\n")
         }
-        let remaining = try input.report()
-        if !result.failures.isEmpty {
-            try Output.write(reporter(for: remaining).report(remaining))
+        let remaining = try input.run()
+        if !written.failures.isEmpty {
+            try Output.write(reporter(for: remaining).report(remaining.report))
             throw ExitCode(Status.invalidInputOrUsage)
         }
         return remaining
     }
 
-    /// The format's reporter; for text, the style `--color` and the terminal choose, with the reported
+    /// The format's reporter (the option, else the run's configuration's `output` setting); for text,
+    /// the style `--color` and the terminal choose, with the reported
     /// files read here (the reporter itself never touches the file system).
-    func reporter(for report: Report) -> any Reporter {
-        Self.reporter(for: report, format: format, color: color, warningsFail: input.warningsFail(report))
+    func reporter(for result: Pipeline.Result) -> any Reporter {
+        Self.reporter(for: result.report, format: output.format(result.configuration), color: output.color(result.configuration),
+                      warningsFail: result.policy.warningsFail(result.report.findings))
     }
 
     /// The reporter for `format` and `color` (`flowlens merge` prints as `check` does); JUnit marks
@@ -347,7 +354,8 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let report = try input.report()
+        let result = try input.run()
+        let report = result.report
         let written: [String]
         var failed = false
         var removed: [String] = []
@@ -384,7 +392,7 @@ struct Export: ParsableCommand {
             Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
             if clean { Output.error("removed \(removed.count) stale diagram\(removed.count == 1 ? "" : "s")\n") }
         }
-        throw ExitCode(failed ? Status.invalidInputOrUsage : input.status(of: report))
+        throw ExitCode(failed ? Status.invalidInputOrUsage : result.status.rawValue)
     }
 }
 
@@ -412,13 +420,7 @@ struct Rules: ParsableCommand {
     @Argument(help: ArgumentHelp("A rule id to explain, with its examples.", valueName: "rule-id"))
     var rule: String?
 
-    /// `rules` prints a catalogue, not a report: its own two formats.
-    enum CatalogFormat: String, CaseIterable, ExpressibleByArgument {
-        case text, json
-    }
-
-    @Option(help: ArgumentHelp("Output format: text, json.", valueName: "format"))
-    var format: CatalogFormat = .text
+    @OptionGroup var output: TextOrJSONOutput
 
     func run() throws {
         let descriptions = RuleRegistry.descriptions
@@ -427,9 +429,9 @@ struct Rules: ParsableCommand {
                 let hint = ConfigurationLoader.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
             }
-            try Output.write(format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))
+            try Output.write(output.format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))
         } else {
-            try Output.write(format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions))
+            try Output.write(output.format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions))
         }
     }
 }

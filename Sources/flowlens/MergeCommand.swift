@@ -23,18 +23,10 @@ struct Merge: ParsableCommand {
 
     @OptionGroup var output: ReportOutputOptions
 
-    @Option(help: ArgumentHelp("The one configuration file to use, instead of the .flowlens.yml files in and above the current folder.", valueName: "file"))
-    var config: String?
-
-    @Flag(help: "Exit with status 1 when there are warnings, not only errors.")
-    var strict = false
-
-    @Option(help: ArgumentHelp("Exit with status 1 when there are more than this many warnings.", valueName: "n"))
-    var maxWarnings: Int?
+    @OptionGroup var policy: PolicyOptions
 
     func validate() throws {
         if reports.isEmpty { throw ValidationError("Give the shards' JSON reports, e.g. 'flowlens merge shard-*.json'.") }
-        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings takes a number of warnings, 0 or more.") }
     }
 
     func run() throws {
@@ -49,18 +41,15 @@ struct Merge: ParsableCommand {
         } catch let error as ReportMergeError {
             throw CommandFailure("cannot merge: \(error.description)")
         }
-        // The exit status and output defaults as 'check' has them: the same options, one configuration.
-        var arguments = ["."]
-        if let config { arguments += ["--config", config] }
-        if strict { arguments.append("--strict") }
-        if let maxWarnings { arguments += ["--max-warnings", String(maxWarnings)] }
-        let options = try InputOptions.parse(arguments)
-        let configuration = options.configuration
+        // The exit status and output defaults as 'check' has them: the same options, the current
+        // folder's configuration.
+        let configuration = FlowLens.configuration(for: ".", file: policy.config).0
+        let exitPolicy = policy.policy(configuration)
         let format = output.format(configuration)
         let color = output.color(configuration)
         try Output.write(merged.output(Check.reporter(for: merged.report, format: format, color: color,
-                                                                 warningsFail: options.warningsFail(merged.report))))
+                                                      warningsFail: exitPolicy.warningsFail(merged.report.findings))))
         if format == .text { Output.error(TextReporter().summary(merged.report)) }
-        throw ExitCode(options.status(of: merged.report))
+        throw ExitCode(exitPolicy.status(of: merged.report).rawValue)
     }
 }

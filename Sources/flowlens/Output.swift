@@ -1,3 +1,4 @@
+import ArgumentParser
 import FlowLens
 import Foundation
 
@@ -26,4 +27,15 @@ enum Output {
     private static func writeAll(_ text: String, to fd: Int32) -> Int32? {
         Array(text.utf8).withUnsafeBytes { AtomicFile.writeAll($0, to: fd) }
     }
+}
+
+/// `--format text|json`, for the commands that print an explanation or a catalogue, not a report
+/// (`explain`, `rules`): their own two formats.
+struct TextOrJSONOutput: ParsableArguments {
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case text, json
+    }
+
+    @Option(help: ArgumentHelp("Output format: text, json.", valueName: "format"))
+    var format: Format = .text
 }

@@ -114,7 +114,7 @@ struct EcosystemCLITests {
     @Test("the README and the example packages have no placeholder URLs; the CI section shows the lightweight set-up")
     func noPlaceholders() throws {
         let files = ["README.md", "examples/swiftpm-plugin/Package.swift", "samples/reflection/Package.swift",
-                     "examples/swiftpm-plugin/README.md", "examples/swiftpm-binary-plugin/Package.swift", "Sources/FlowLens/Configured.swift"]
+                     "examples/swiftpm-plugin/README.md", "examples/swiftpm-binary-plugin/Package.swift", "Sources/FlowLens/ConfigurationText.swift"]
         for file in files {
             let text = try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8)
             for placeholder in ["YOUR-ORG", "https://…", "…/FlowLens", "flowlens.dev", "example.com"] {
