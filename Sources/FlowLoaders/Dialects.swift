@@ -13,10 +13,25 @@ public protocol Dialect {
     static var rules: [any Rule.Type] { get }
     /// The dialect's parts of core rules (checks of what only its flows carry).
     static var ruleExtensions: [any RuleExtension.Type] { get }
+    /// The dialect's enrichment pass, run once every file of a run is loaded, over the whole graph
+    /// (linking what one file defines to what another uses).
+    static func link(_ graph: inout FlowGraph)
 }
 
 extension Dialect {
     public static var ruleExtensions: [any RuleExtension.Type] { [] }
+    public static func link(_ graph: inout FlowGraph) {}
+}
+
+/// A dialect whose flows (or what they link to) are written in Swift: its reader gets every Swift
+/// file of the run, parsed once by swift-syntax for all of them.
+protocol SwiftDialect: Dialect {
+    /// The dialect's flows (or implementations) in the run's Swift files.
+    static func read(_ files: [ParsedSwiftFile]) -> FlowGraph
+    /// Words every Swift file defining or using the dialect's flows holds (its type, protocol and
+    /// member names): a file with none of any dialect's, and no name connecting it to one that has,
+    /// is not parsed (`SwiftRelevance`).
+    static var relevantWords: [String] { get }
 }
 
 /// Every dialect FlowLens reads. Adding a flow library is a new `FlowLoaders/<Library>/` folder and
@@ -34,6 +49,14 @@ public enum Dialects {
 
     /// Every kind of flow: FlowLens's own formats and each dialect's.
     public static var kinds: [FlowKind] { [.declarative] + all.flatMap { $0.kinds } + [.reflected] }
+
+    /// Every dialect's enrichment pass, in the order of `all`.
+    static func link(_ graph: inout FlowGraph) {
+        for dialect in all { dialect.link(&graph) }
+    }
+
+    /// The dialects that read Swift, in the order of `all` (their readers run in this order).
+    static var swift: [any SwiftDialect.Type] { all.compactMap { $0 as? any SwiftDialect.Type } }
 }
 
 /// Every rule FlowLens has, in catalogue order.

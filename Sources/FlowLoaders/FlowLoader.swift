@@ -122,7 +122,9 @@ public struct SourceLoader: Sendable {
             let partial = cache?.graph(forBatch: batch, kind: kind) { loader.load(batch) } ?? loader.load(batch)
             graph.merge(Self.content(of: partial))
         }
-        Self.linkImplementations(&graph)
+        // Each dialect's enrichment pass, now that every file is loaded (FlowKit links machines to the
+        // Swift types implementing them).
+        Dialects.link(&graph)
         // One order for every kind: by file, then position in the file.
         let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
         graph.flows = Self.uniquingFlowIDs(&graph.loadFindings, graph.flows.enumerated().sorted { a, b in
@@ -153,26 +155,6 @@ public struct SourceLoader: Sendable {
         partial.files = []
         partial.suppressions = []
         return partial
-    }
-
-    /// Gives each FlowKit machine the Swift types that implement it (adopt `<Name>StateMachine`), and
-    /// each state whose context type is a model declared in a class diagram that model's members.
-    static func linkImplementations(_ graph: inout FlowGraph) {
-        let byMachine = Dictionary(grouping: graph.machineImplementations, by: \.machine)
-        var models: [String: ModelType] = [:]
-        for model in graph.models where models[model.name] == nil { models[model.name] = model }
-        guard !byMachine.isEmpty || !models.isEmpty else { return }
-        defer { FlowKitDialect.markImplemented(&graph.flows) }
-        for i in graph.flows.indices where graph.flows[i].kind.isStateMachine {
-            graph.flows[i].implementations = graph.flows[i].typeName.flatMap { byMachine[$0] } ?? []
-            for s in graph.flows[i].steps.indices {
-                guard let type = graph.flows[i].steps[s].contentType,
-                      let model = models[type.unwrapped.spelling] ?? type.unwrapped.arrayElement.flatMap({ models[$0.spelling] }),
-                      !model.members.isEmpty else { continue }
-                let shown = model.members.prefix(6) + (model.members.count > 6 ? ["… \(model.members.count - 6) more"] : [])
-                graph.flows[i].steps[s].details = Array(shown)
-            }
-        }
     }
 
     /// The text given for `file` in `texts`, under the same size budget as a file read from disk.

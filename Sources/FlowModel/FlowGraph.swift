@@ -194,14 +194,18 @@ public struct CallSite: Hashable, Sendable, Codable {
     /// What the method is called on, as written (`view`, `self.navigationController`, `UIAlertView`);
     /// nil for a call without a receiver.
     public var receiver: String?
+    /// The names the receiver is made of, as its loader splits it (`self.navigationController` →
+    /// `self`, `navigationController`; an argument list or index dropped): rules read this, never the text.
+    public var receiverPath: [String] = []
     /// The method (or initializer's type) called.
     public var name: String
     /// Where the call is.
     public var location: SourceLocation?
 
     /// Creates a call site.
-    public init(receiver: String?, name: String, location: SourceLocation?) {
+    public init(receiver: String?, receiverPath: [String] = [], name: String, location: SourceLocation?) {
         self.receiver = receiver
+        self.receiverPath = receiverPath
         self.name = name
         self.location = location
     }

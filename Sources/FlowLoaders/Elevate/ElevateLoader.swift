@@ -608,7 +608,8 @@ struct ElevateReader {
                 let afterDot = i > 0 && (tokens[i - 1].isPunct(".") || tokens[i - 1].isPunct("&.") || tokens[i - 1].isPunct("::"))
                 let setter = i + 1 < close && tokens[i + 1].isPunct("=")
                 if afterDot {
-                    out.append(CallSite(receiver: src.receiver(ofNameAt: i), name: t.text + (setter ? "=" : ""), location: location(i)))
+                    let receiver = src.receiver(ofNameAt: i)
+                    out.append(CallSite(receiver: receiver, receiverPath: receiver.map(RubyReceiver.segments) ?? [], name: t.text + (setter ? "=" : ""), location: location(i)))
                 } else if i > 0, tokens[i - 1].isKeyword("def") || tokens[i - 1].isKeyword("alias") {
                     // a name being defined
                 } else if src.isAssignment(i + 1) {
@@ -620,5 +621,43 @@ struct ElevateReader {
             i += 1
         }
         return out
+    }
+}
+
+/// A call's receiver as the rules read it.
+enum RubyReceiver {
+    /// The parts of a receiver as written, split at `.`, `&.` and `::` outside brackets:
+    /// `self.navigationController` → [self, navigationController]; argument lists are kept with their name.
+    static func segments(_ receiver: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var iterator = Array(receiver).makeIterator()
+        var pending: Character?
+        while let c = pending ?? iterator.next() {
+            pending = nil
+            switch c {
+            case "(", "[", "{": depth += 1; current.append(c)
+            case ")", "]", "}": depth -= 1; current.append(c)
+            case "." where depth == 0, "&" where depth == 0:
+                if c == "&" {
+                    let next = iterator.next()
+                    if next != "." { current.append(c); pending = next; continue }
+                }
+                parts.append(current)
+                current = ""
+            case ":" where depth == 0:
+                let next = iterator.next()
+                if next == ":" { parts.append(current); current = "" } else { current.append(c); pending = next }
+            default:
+                current.append(c)
+            }
+        }
+        parts.append(current)
+        return parts.map { part in
+            // `login(a, b)` → `login`, `items[0]` → `items`
+            let name = part.prefix { $0 != "(" && $0 != "[" && $0 != " " }
+            return String(name)
+        }.filter { !$0.isEmpty }
     }
 }

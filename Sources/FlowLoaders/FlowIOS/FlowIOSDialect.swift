@@ -9,7 +9,13 @@ extension FlowKind {
 }
 
 /// Flow-iOS: `Flow()` chains of `FlowOperation`s sharing a data bucket.
-public enum FlowIOSDialect: Dialect {
+public enum FlowIOSDialect: SwiftDialect {
+    static func read(_ files: [ParsedSwiftFile]) -> FlowGraph { FlowGraph(flows: FlowIOSLoader().flows(in: files)) }
+
+    static let relevantWords = [
+        "Flow", "getData", "setData", "dataBucket", "addGrouped", "primaryInputParamKey", "primaryOutputParamKey",
+        "mainLogic",
+    ]
     public static let kinds: [FlowKind] = [.flowIOS]
     public static let rules: [any Rule.Type] = [NestedCaseRule.self]
 }

@@ -31,13 +31,41 @@ public enum PlantUMLDialect: Dialect {
 /// (`machine-name`, `reserved-name`), handler and composite-boundary rules, and the
 /// "not supported by FlowKit" reports for choice, fork, join, history and concurrent regions. Any
 /// other state diagram is still checked for unreachable states, dead ends and trap states.
-public enum FlowKitDialect: Dialect {
+public enum FlowKitDialect: SwiftDialect {
+    static let relevantWords = ["StateMachine"]
     public static let kinds: [FlowKind] = [.flowKit]
     public static let rules: [any Rule.Type] = [
         ReservedNameRule.self, MachineNameRule.self, CrossingTransitionRule.self, MissingHandlerRule.self,
         UnimplementedTransitionRule.self,
     ]
     public static let ruleExtensions: [any RuleExtension.Type] = [FlowKitHandlerStates.self, FlowKitHandlerTypes.self]
+
+    /// Gives each FlowKit machine the Swift types that implement it (adopt `<Name>StateMachine`), and
+    /// each state whose context type is a model declared in a class diagram that model's members.
+    public static func link(_ graph: inout FlowGraph) {
+        let byMachine = Dictionary(grouping: graph.machineImplementations, by: \.machine)
+        var models: [String: ModelType] = [:]
+        for model in graph.models where models[model.name] == nil { models[model.name] = model }
+        guard !byMachine.isEmpty || !models.isEmpty else { return }
+        defer { markImplemented(&graph.flows) }
+        for i in graph.flows.indices where graph.flows[i].kind.isStateMachine {
+            graph.flows[i].implementations = graph.flows[i].typeName.flatMap { byMachine[$0] } ?? []
+            for s in graph.flows[i].steps.indices {
+                guard let type = graph.flows[i].steps[s].contentType,
+                      let model = models[type.unwrapped.spelling] ?? type.unwrapped.arrayElement.flatMap({ models[$0.spelling] }),
+                      !model.members.isEmpty else { continue }
+                let shown = model.members.prefix(6) + (model.members.count > 6 ? ["… \(model.members.count - 6) more"] : [])
+                graph.flows[i].steps[s].details = Array(shown)
+            }
+        }
+    }
+
+    /// The Swift types implementing FlowKit machines (read from every Swift file of the run).
+    static func read(_ files: [ParsedSwiftFile]) -> FlowGraph {
+        var graph = FlowGraph()
+        graph.machineImplementations = FlowKitControllerReader().implementations(in: files)
+        return graph
+    }
 
     /// Whether a diagram's state body lines (all of them, in every machine of the block) make it a
     /// FlowKit machine.

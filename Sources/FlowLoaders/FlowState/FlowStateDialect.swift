@@ -9,7 +9,12 @@ extension FlowKind {
 }
 
 /// FlowState: `FlowStep`s with a `Content` and a `Result`, linked by `nextStep`.
-public enum FlowStateDialect: Dialect {
+public enum FlowStateDialect: SwiftDialect {
+    static func read(_ files: [ParsedSwiftFile]) -> FlowGraph { FlowGraph(flows: FlowStateReader().flows(in: files)) }
+
+    static let relevantWords = [
+        "Flow", "Startable", "nextStep", "firstStep", "setCompletion",
+    ]
     public static let kinds: [FlowKind] = [.flowState]
     public static let rules: [any Rule.Type] = [ContentNeverSetRule.self]
 

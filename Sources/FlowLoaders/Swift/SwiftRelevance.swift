@@ -23,14 +23,12 @@ import Foundation
 /// never fewer. A skipped file cannot change a flow or a finding; its own problems (a Swift syntax
 /// error, nesting too deep) are the compiler's to report, not FlowLens's.
 enum SwiftRelevance {
-    /// Substrings that every file defining or using one of the Swift libraries' flows holds (type
-    /// names: `Flow`, `FlowOperation`, `FlowStep`, `NavigationFlowCoordinator` ...; protocols; the
-    /// API's member names), or that connects to one that does, by `select`'s second rule.
-    static let libraryWords: [[UInt8]] = [
-        "Flow", "Startable", "Progression", "StageProtocol", "Deferred", "StateMachine", "nextStep", "firstStep",
-        "setCompletion", "getData", "setData", "dataBucket", "addGrouped", "updateOrDeferNext", "primaryInputParamKey",
-        "primaryOutputParamKey", "mainLogic",
-    ].map { Array($0.utf8) }
+    /// Substrings that every file defining or using one of the Swift dialects' flows holds (each
+    /// dialect's `relevantWords`), or that connects to one that does, by `select`'s second rule.
+    static let libraryWords: [[UInt8]] = {
+        var seen = Set<String>()
+        return Dialects.swift.flatMap { $0.relevantWords }.filter { seen.insert($0).inserted }.map { Array($0.utf8) }
+    }()
 
     /// The environment variable that turns the pre-filter off (every Swift file is parsed): for the
     /// benchmark, which checks that both ways give the same report.

@@ -26,7 +26,7 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
         let relevant = parsesEveryFile ? nil : SwiftRelevance.select(files, limits: limits)
         let parsed = SwiftSources.parse(relevant.map { keep in files.indices.filter { keep[$0] }.map { files[$0] } } ?? files, limits: limits)
         var graph = FlowGraph()
-        for read in SwiftSources.readers { graph.merge(read(parsed)) }
+        for dialect in Dialects.swift { graph.merge(dialect.read(parsed)) }
         // Files not read (nested too deep) first; then syntax errors and conflict markers of the files read.
         graph.loadFindings = parsed.compactMap(\.problem) + graph.loadFindings
         graph.loadFindings += SwiftSources.syntaxErrors(in: parsed, flows: graph.flows)
@@ -36,17 +36,6 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
 
 /// The parsed Swift files of a run, and the readers that find flows in them.
 enum SwiftSources {
-    /// One reader per Swift library, in a fixed order.
-    static let readers: [@Sendable ([ParsedSwiftFile]) -> FlowGraph] = [
-        { FlowGraph(flows: FlowIOSLoader().flows(in: $0)) },
-        { FlowGraph(flows: FlowStateReader().flows(in: $0)) },
-        { FlowGraph(flows: SyrupReader().flows(in: $0)) },
-        { files in
-            var graph = FlowGraph()
-            graph.machineImplementations = FlowKitControllerReader().implementations(in: files)
-            return graph
-        },
-    ]
 
     /// Parses `files` on all cores, in the order given.
     static func parse(_ files: [SourceText], limits: Limits = .default) -> [ParsedSwiftFile] {

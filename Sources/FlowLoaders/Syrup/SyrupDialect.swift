@@ -8,7 +8,12 @@ extension FlowKind {
 }
 
 /// Syrup: a `Progression` enum whose cases are the steps.
-public enum SyrupDialect: Dialect {
+public enum SyrupDialect: SwiftDialect {
+    static func read(_ files: [ParsedSwiftFile]) -> FlowGraph { FlowGraph(flows: SyrupReader().flows(in: files)) }
+
+    static let relevantWords = [
+        "Progression", "StageProtocol", "Deferred", "updateOrDeferNext",
+    ]
     public static let kinds: [FlowKind] = [.syrup]
     public static let rules: [any Rule.Type] = [BusyRetryRule.self]
 }

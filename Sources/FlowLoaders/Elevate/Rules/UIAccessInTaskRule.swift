@@ -180,48 +180,13 @@ public struct UIAccessInTaskRule: Rule {
         return !threadSafeUIKit.contains(name)
     }
 
-    /// The parts of a receiver as written, split at `.`, `&.` and `::` outside brackets:
-    /// `self.navigationController` → [self, navigationController]; argument lists are kept with their name.
-    static func segments(_ receiver: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var depth = 0
-        var iterator = Array(receiver).makeIterator()
-        var pending: Character?
-        while let c = pending ?? iterator.next() {
-            pending = nil
-            switch c {
-            case "(", "[", "{": depth += 1; current.append(c)
-            case ")", "]", "}": depth -= 1; current.append(c)
-            case "." where depth == 0, "&" where depth == 0:
-                if c == "&" {
-                    let next = iterator.next()
-                    if next != "." { current.append(c); pending = next; continue }
-                }
-                parts.append(current)
-                current = ""
-            case ":" where depth == 0:
-                let next = iterator.next()
-                if next == ":" { parts.append(current); current = "" } else { current.append(c); pending = next }
-            default:
-                current.append(c)
-            }
-        }
-        parts.append(current)
-        return parts.map { part in
-            // `login(a, b)` → `login`, `items[0]` → `items`
-            let name = part.prefix { $0 != "(" && $0 != "[" && $0 != " " }
-            return String(name)
-        }.filter { !$0.isEmpty }
-    }
-
     /// Why `call` touches the UI, or nil.
     static func uiAccess(_ call: CallSite) -> String? {
-        guard let receiver = call.receiver else {
+        guard call.receiver != nil else {
             if isUIMember(call.name) { return "calls '\(call.name)' of the view controller" }
             return nil
         }
-        let parts = segments(receiver)
+        let parts = call.receiverPath
         guard let root = parts.first else { return nil }
         if root == "self" {
             let member = parts.count > 1 ? parts[1] : call.name
