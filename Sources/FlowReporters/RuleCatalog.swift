@@ -11,6 +11,12 @@ public enum RuleCatalog {
         }.joined()
     }
 
+    /// The catalogue as the README's Markdown table: id, severity, summary, in catalogue order.
+    public static func markdown(_ rules: [RuleDescription]) -> String {
+        "| rule | severity | finds |\n|---|---|---|\n"
+            + rules.map { "| `\($0.id)` | \($0.severity.rawValue) | \($0.summary.replacingOccurrences(of: "|", with: "\\|")) |\n" }.joined()
+    }
+
     /// One rule in full: summary, rationale, and its examples.
     public static func explain(_ rule: RuleDescription) -> String {
         var text = "\(rule.id) (\(rule.severity.rawValue))\n\n\(rule.summary)\n\n\(rule.rationale)\n"

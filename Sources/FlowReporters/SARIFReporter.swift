@@ -116,29 +116,8 @@ public struct SARIFReporter: Reporter {
         id.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// The tags of a rule: `flowlens`, what it looks at, and (for defects) the quality it protects.
-    /// A rule not in this table (a newer one) still gets `flowlens`.
-    static func tags(_ rule: RuleDescription) -> [String] {
-        let areas: [String: [String]] = [
-            "invalid-input": ["input"],
-            "unreachable-step": ["flow-graph", "correctness"],
-            "dead-end": ["flow-graph", "correctness"],
-            "unknown-step": ["flow-graph", "correctness"],
-            "duplicate-step": ["flow-graph", "correctness"],
-            "stuck-step": ["flow-graph", "correctness"],
-            "busy-retry": ["flow-graph", "correctness"],
-            "missing-data-key": ["data-flow", "correctness"],
-            "type-mismatch": ["data-flow", "correctness"],
-            "unused-data-key": ["data-flow", "maintainability"],
-            "unmatched-case": ["flow-graph", "correctness"],
-            "nested-case": ["flow-graph", "correctness"],
-            "unknown-operation": ["analysis-coverage"],
-            "unanalyzable-flow": ["analysis-coverage"],
-            "content-never-set": ["data-flow"],
-            "ui-access-in-task": ["threading", "correctness"],
-        ]
-        return ["flowlens"] + (areas[rule.id] ?? [])
-    }
+    /// The tags of a rule: `flowlens`, then those its description declares.
+    static func tags(_ rule: RuleDescription) -> [String] { ["flowlens"] + rule.tags }
 
     // MARK: - Results
 

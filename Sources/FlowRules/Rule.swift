@@ -6,6 +6,9 @@ import FlowModel
 public struct RuleDescription: Sendable {
     /// Stable id; part of the public API (reports, configuration, suppressions).
     public let id: String
+    /// What the rule looks at (`flow-graph`, `data-flow`, `input` …) and, for a defect, the quality
+    /// it protects (`correctness`, `maintainability`): SARIF's `properties.tags`, after `flowlens`.
+    public let tags: [String]
     /// Default severity.
     public let severity: Severity
     /// One line.
@@ -27,10 +30,11 @@ public struct RuleDescription: Sendable {
     public let runsOnPartlyReadFlows: Bool
 
     /// Creates a description.
-    public init(id: String, severity: Severity, summary: String, rationale: String,
+    public init(id: String, tags: [String] = [], severity: Severity, summary: String, rationale: String,
                 triggeringExamples: [String], nonTriggeringExamples: [String],
                 exampleFileName: String = "example.flow.yaml", runsOnPartlyReadFlows: Bool = false) {
         self.id = id
+        self.tags = tags
         self.severity = severity
         self.summary = summary
         self.rationale = rationale

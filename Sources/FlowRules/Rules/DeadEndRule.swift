@@ -4,6 +4,7 @@ import FlowModel
 public struct DeadEndRule: Rule {
     public static let description = RuleDescription(
         id: "dead-end",
+        tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step that is not an end has no way on, or no end can be reached from it.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct DuplicateStepRule: Rule {
     public static let description = RuleDescription(
         id: "duplicate-step",
+        tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "Two steps of one flow have the same id.",
         rationale: """

@@ -5,6 +5,7 @@ import FlowModel
 public struct InvalidInputRule: Rule {
     public static let description = RuleDescription(
         id: RuleID.invalidInput,
+        tags: ["input"],
         severity: .error,
         summary: "A file, or part of one, cannot be read or parsed.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct MissingDataKeyRule: Rule {
     public static let description = RuleDescription(
         id: "missing-data-key",
+        tags: ["data-flow", "correctness"],
         severity: .error,
         summary: "A step reads a key that is not set on every path from the start to it.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct StuckStepRule: Rule {
     public static let description = RuleDescription(
         id: "stuck-step",
+        tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step that is not an end can only stay where it is: the flow never finishes.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct TypeMismatchRule: Rule {
     public static let description = RuleDescription(
         id: "type-mismatch",
+        tags: ["data-flow", "correctness"],
         severity: .error,
         summary: "A value has another type than what takes it: a step reads a key as one type while a path reaching it writes another, or (a state machine) a transition or handler hands a state another type than the state takes.",
         rationale: """

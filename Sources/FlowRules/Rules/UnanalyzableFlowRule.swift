@@ -4,6 +4,7 @@ import FlowModel
 public struct UnanalyzableFlowRule: Rule {
     public static let description = RuleDescription(
         id: "unanalyzable-flow",
+        tags: ["analysis-coverage"],
         severity: .note,
         summary: "A flow is recognised, but part of it cannot be read from the source alone.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct UnknownOperationRule: Rule {
     public static let description = RuleDescription(
         id: "unknown-operation",
+        tags: ["analysis-coverage"],
         severity: .warning,
         summary: "An operation added to a flow is not defined in the sources read, so its data keys are unknown.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct UnknownStepRule: Rule {
     public static let description = RuleDescription(
         id: "unknown-step",
+        tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A transition or reference names a step (or sub-flow) that does not exist, or (a state machine) a handler handles or moves to a state or transition its diagram does not have.",
         rationale: """

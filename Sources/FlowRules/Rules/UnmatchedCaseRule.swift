@@ -4,6 +4,7 @@ import FlowModel
 public struct UnmatchedCaseRule: Rule {
     public static let description = RuleDescription(
         id: "unmatched-case",
+        tags: ["flow-graph", "correctness"],
         severity: .warning,
         summary: "A value the flow can see matches no case, or no case is a fallback: the flow silently ends with success.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct UnreachableStepRule: Rule {
     public static let description = RuleDescription(
         id: "unreachable-step",
+        tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step has no path from the start of its flow.",
         rationale: """

@@ -4,6 +4,7 @@ import FlowModel
 public struct UnusedDataKeyRule: Rule {
     public static let description = RuleDescription(
         id: "unused-data-key",
+        tags: ["data-flow", "maintainability"],
         severity: .warning,
         summary: "A key is written (or given initially) but no later step reads it.",
         rationale: """

@@ -15,6 +15,7 @@ import FlowRules
 public struct UIAccessInTaskRule: Rule {
     public static let description = RuleDescription(
         id: "ui-access-in-task",
+        tags: ["threading", "correctness"],
         severity: .warning,
         summary: "An Elevate background block touches the UI or its view controller.",
         rationale: """

@@ -5,6 +5,7 @@ import FlowRules
 public struct NestedCaseRule: Rule {
     public static let description = RuleDescription(
         id: "nested-case",
+        tags: ["flow-graph", "correctness"],
         severity: .warning,
         summary: "A flowCase added inside a branch is not nested: Flow-iOS makes it another branch of the case root.",
         rationale: """

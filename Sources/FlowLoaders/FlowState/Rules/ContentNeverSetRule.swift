@@ -9,6 +9,7 @@ import FlowRules
 public struct ContentNeverSetRule: Rule {
     public static let description = RuleDescription(
         id: "content-never-set",
+        tags: ["data-flow"],
         severity: .note,
         summary: "A FlowState step has a Content type, but nothing ever sets its content.",
         rationale: """

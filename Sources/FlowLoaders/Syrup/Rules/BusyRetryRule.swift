@@ -6,6 +6,7 @@ import FlowRules
 public struct BusyRetryRule: Rule {
     public static let description = RuleDescription(
         id: "busy-retry",
+        tags: ["flow-graph", "correctness"],
         severity: .warning,
         summary: "On some path a step runs itself again at once with nothing changed: the flow spins forever there.",
         rationale: """
