@@ -26,7 +26,7 @@ public struct KeyExplanation: Sendable {
                 return "\(ids.count) flows are named '\(name)'; name one by its id: " + ids.map { "'\($0)'" }.joined(separator: ", ")
             case let .unknownKey(key, flow, matches, count):
                 if count == 0 { return "flow '\(flow)' reads and writes no data keys, so it has no '\(key)'" }
-                return "flow '\(flow)' never reads or writes '\(key)'" + Self.suggestion(matches, "it has \(count) key\(count == 1 ? "" : "s")")
+                return "flow '\(flow)' never reads or writes '\(key)'" + Self.suggestion(matches, "it has \(Plural.count(count, "key"))")
             }
         }
 

@@ -164,15 +164,14 @@ public struct FlowDiff: Sendable {
 
     /// `+1 step, −1 step, 1 step changed, +2 transitions, −1 transition`; empty when none changed.
     public var stepAndTransitionCounts: [String] {
-        func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts: [String] = []
         let added = steps(.added).count, removed = steps(.removed).count, changed = steps(.changed).count
-        if added > 0 { parts.append("+\(count(added, "step"))") }
-        if removed > 0 { parts.append("−\(count(removed, "step"))") }
-        if changed > 0 { parts.append("\(count(changed, "step")) changed") }
+        if added > 0 { parts.append("+\(Plural.count(added, "step"))") }
+        if removed > 0 { parts.append("−\(Plural.count(removed, "step"))") }
+        if changed > 0 { parts.append("\(Plural.count(changed, "step")) changed") }
         let edgesAdded = edges(.added).count, edgesRemoved = edges(.removed).count
-        if edgesAdded > 0 { parts.append("+\(count(edgesAdded, "transition"))") }
-        if edgesRemoved > 0 { parts.append("−\(count(edgesRemoved, "transition"))") }
+        if edgesAdded > 0 { parts.append("+\(Plural.count(edgesAdded, "transition"))") }
+        if edgesRemoved > 0 { parts.append("−\(Plural.count(edgesRemoved, "transition"))") }
         return parts
     }
 

@@ -27,13 +27,11 @@ public struct DiffReporter: Sendable {
 
     // MARK: - Summary
 
-    static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-
     /// `+1 step, −1 step, 1 step changed, +2 transitions, −1 transition, 3 reads/writes changed`.
     public static func counts(_ flow: FlowDiff) -> String {
         var parts = flow.stepAndTransitionCounts
         let data = flow.dataChanges.count + flow.initialData.count
-        if data > 0 { parts.append("\(data) read\(data == 1 ? "" : "s")/write\(data == 1 ? "" : "s") changed") }
+        if data > 0 { parts.append("\(data) \(Plural.noun(data, "read"))/\(Plural.noun(data, "write")) changed") }
         return parts.isEmpty ? "no change to its steps" : parts.joined(separator: ", ")
     }
 
@@ -41,13 +39,13 @@ public struct DiffReporter: Sendable {
     public static func summary(_ diff: GraphDiff) -> String {
         let changed = diff.flows.filter { $0.status == .changed || $0.status == .unchanged }.count
         let added = diff.flows.filter { $0.status == .added }.count, removed = diff.flows.filter { $0.status == .removed }.count
-        var findings = count(diff.newFindings.count, "new finding")
+        var findings = Plural.count(diff.newFindings.count, "new finding")
         let errors = diff.newFindings.filter { $0.severity == .error }.count, warnings = diff.newFindings.filter { $0.severity == .warning }.count
         var kinds: [String] = []
-        if errors > 0 { kinds.append(count(errors, "error")) }
-        if warnings > 0 { kinds.append(count(warnings, "warning")) }
+        if errors > 0 { kinds.append(Plural.count(errors, "error")) }
+        if warnings > 0 { kinds.append(Plural.count(warnings, "warning")) }
         if !kinds.isEmpty { findings += " (\(kinds.joined(separator: ", ")))" }
-        return "\(count(changed, "flow")) changed, \(added) added, \(removed) removed, \(diff.unchangedFlows) unchanged; \(findings), \(diff.fixedFindings.count) fixed"
+        return "\(Plural.count(changed, "flow")) changed, \(added) added, \(removed) removed, \(diff.unchangedFlows) unchanged; \(findings), \(diff.fixedFindings.count) fixed"
     }
 
     static func edgeText(_ transition: Transition) -> String {

@@ -38,8 +38,7 @@ public struct MarkdownReporter: Reporter {
     public func report(_ report: Report) -> String {
         var out = Self.marker + "\n"
         guard !report.findings.isEmpty else {
-            func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            let checked = "\(count(report.graph.flows.count, "flow")) (\(count(report.graph.files.count, "file")))"
+            let checked = "\(Plural.count(report.graph.flows.count, "flow")) (\(Plural.count(report.graph.files.count, "file")))"
             return out + "### ✅ FlowLens: No problems found\n\nChecked \(checked).\n"
         }
         let icon = !report.errors.isEmpty ? "❌" : !report.warnings.isEmpty ? "⚠️" : "ℹ️"
@@ -54,7 +53,7 @@ public struct MarkdownReporter: Reporter {
         }
         let hidden = report.findings.count - shown.count
         if hidden > 0 {
-            out += "\n… and \(hidden) more finding\(hidden == 1 ? "" : "s"), not listed here; run `flowlens check` to see them all.\n"
+            out += "\n… and \(hidden) more \(Plural.noun(hidden, "finding")), not listed here; run `flowlens check` to see them all.\n"
         }
 
         out += "\n| Rule | Severity | Findings |\n|---|---|---:|\n"

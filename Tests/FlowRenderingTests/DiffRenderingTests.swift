@@ -1,5 +1,6 @@
 import FlowLensTestSupport
 import FlowModel
+import FlowPresentation
 @testable import FlowRendering
 import FlowRules
 import Foundation

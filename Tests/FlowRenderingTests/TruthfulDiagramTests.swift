@@ -1,5 +1,6 @@
 import FlowLensTestSupport
 import FlowModel
+import FlowPresentation
 import FlowRules
 @testable import FlowRendering
 import Foundation
