@@ -63,43 +63,19 @@ public enum StepRows {
         case drawnInside
     }
 
-    /// Where the outputs still differed before they read this model; each goes in the next commit.
-    public struct Quirks: OptionSet, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
-        /// The flow SVG showed a `Void` content type.
-        public static let showsVoid = Quirks(rawValue: 1)
-        /// The flow SVG put the for-each or runs row above the types.
-        public static let kindRowFirst = Quirks(rawValue: 2)
-        /// Only a state-machine SVG state showed a result type without a content type.
-        public static let hidesResultAlone = Quirks(rawValue: 4)
-        /// Mermaid put "has its own states" above the types, and said which flow it runs as well.
-        public static let mermaidOwnStates = Quirks(rawValue: 8)
-    }
-
     /// The rows of `step` (sub-flow names looked up in `flows`), its sub-flow drawn as `nesting` says.
-    public static func rows(of step: Step, flows: [Flow], nesting: Nesting = .named, quirks: Quirks = []) -> [Row] {
+    public static func rows(of step: Step, flows: [Flow], nesting: Nesting = .named) -> [Row] {
         var rows: [Row] = []
-        let content = quirks.contains(.showsVoid) ? step.contentType : shownType(step.contentType)
-        if content != nil || (step.resultType != nil && !quirks.contains(.hidesResultAlone)) {
-            rows.append(.types(content, result: step.resultType))
-        }
-        var kindRows: [Row] = []
+        let content = shownType(step.contentType)
+        if content != nil || step.resultType != nil { rows.append(.types(content, result: step.resultType)) }
         if step.kind == .group, let group = step.group {
-            kindRows.append(.forEach(input: group.inputKey, output: group.outputKey))
+            rows.append(.forEach(input: group.inputKey, output: group.outputKey))
         } else if step.kind == .subflow {
             switch nesting {
-            case .named: kindRows.append(.runs(flow: subflowName(step.subflow, flows: flows)))
-            case .ownDiagram:
-                kindRows.append(.ownStates)
-                if quirks.contains(.mermaidOwnStates) { kindRows.append(.runs(flow: subflowName(step.subflow, flows: flows))) }
+            case .named: rows.append(.runs(flow: subflowName(step.subflow, flows: flows)))
+            case .ownDiagram: rows.append(.ownStates)
             case .drawnInside: break
             }
-        }
-        if quirks.contains(.mermaidOwnStates), kindRows.first == .ownStates {
-            rows = [.ownStates] + rows + kindRows.dropFirst()
-        } else {
-            rows = quirks.contains(.kindRowFirst) ? kindRows + rows : rows + kindRows
         }
         rows += step.details.map(Row.detail)
         let reads = step.group?.elementReads ?? step.reads

@@ -279,7 +279,7 @@ public struct DOTBuilder: Sendable {
                 kindsShown.insert("step")
             }
         }
-        rows += StepRows.rows(of: step, flows: flows, quirks: [.showsVoid, .kindRowFirst, .hidesResultAlone]).map { row($0) }
+        rows += StepRows.rows(of: step, flows: flows).map { row($0) }
         rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty {

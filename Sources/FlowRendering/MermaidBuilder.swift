@@ -212,9 +212,9 @@ public struct MermaidBuilder: Sendable {
 
     /// The rows under a step's name: its `StepRows` (when `detailed`), then its findings.
     static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow], stateMachine: Bool = false,
-                     nesting: StepRows.Nesting = .named, quirks: StepRows.Quirks = .hidesResultAlone) -> [String] {
+                     nesting: StepRows.Nesting = .named) -> [String] {
         // A compact diagram keeps one row: that a composite's states are drawn elsewhere.
-        let rows = detailed ? StepRows.rows(of: step, flows: flows, nesting: nesting, quirks: quirks).map(\.text)
+        let rows = detailed ? StepRows.rows(of: step, flows: flows, nesting: nesting).map(\.text)
             : nesting == .ownDiagram && step.kind == .subflow ? [StepRows.Row.ownStates.text] : []
         return rows + findings.sorted(by: Finding.reportOrder).map { FindingPhrase.text($0, stateMachine: stateMachine) }
     }
@@ -441,7 +441,7 @@ struct MermaidMachineWriter {
                 }
             } else {
                 let rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows, stateMachine: true,
-                                               nesting: .ownDiagram, quirks: [.hidesResultAlone, .mermaidOwnStates])
+                                               nesting: .ownDiagram)
                 lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i))")
                 if let c = MermaidBuilder.findingClass(stepFindings) {
                     classes.append((id(i), c))

@@ -127,7 +127,7 @@ extension DOTBuilder {
     func clusterAttributes(_ step: Step, id: String, depth: Int, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
         let unreachable = FindingPhrase.meansNeverReached(findings)
         var rows = ["<B>\(Escaping.graphvizLabel(step.name))</B>"]
-        rows += StepRows.rows(of: step, flows: [], nesting: .drawnInside, quirks: .hidesResultAlone).map { row($0, mutedTypes: true) }
+        rows += StepRows.rows(of: step, flows: [], nesting: .drawnInside).map { row($0, mutedTypes: true) }
         rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         kindsShown.insert("composite")
