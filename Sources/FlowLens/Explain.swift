@@ -116,7 +116,7 @@ public struct KeyExplanation: Sendable {
         lines.append("")
         if let missing = provenance.missing {
             let at = missing.read.location.map { "\($0): " } ?? ""
-            let path = missing.steps.map { "'\(flow.steps[$0].name)'" }.joined(separator: " → ")
+            let path = FlowAnalysis.describe(steps: missing.steps, transitions: missing.transitions, in: flow)
             let which = missing.pathNumber.map { " (path \($0 + 1))" } ?? ""
             lines.append("MISSING: \(at)step '\(missing.read.stepName)' reads '\(key)' before any step sets it, on the path \(path)\(which).")
             let others = provenance.missingReads.filter { $0 != missing.read }
