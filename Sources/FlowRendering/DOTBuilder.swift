@@ -239,46 +239,25 @@ public struct DOTBuilder: Sendable {
         var attributes = ["id=\"\(id)\""]
         let unreachable = FindingPhrase.meansNeverReached(findings)
         var rows: [String] = []
-        let name = "<B>\(Escaping.graphvizLabel(step.name))</B>"
+        // Each kind's shape and the legend entry it adds; a plain join is a dot without a label.
+        let shape: (attributes: [String], legend: String)
         switch step.kind {
-        case .start:
-            attributes += ["shape=oval", "fillcolor=\"\(style.ink)\"", "fontcolor=\"white\""]
-            rows.append(name)
-            kindsShown.insert("start")
-        case .end:
-            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.endFill)\""]
-            rows.append(name)
-            kindsShown.insert("end")
-        case .fail:
-            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.failFill)\""]
-            rows.append(name)
-            kindsShown.insert("fail")
-        case .branch:
-            attributes += ["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""]
-            rows.append(name)
-            kindsShown.insert("branch")
+        case .start: shape = (["shape=oval", "fillcolor=\"\(style.ink)\"", "fontcolor=\"white\""], "start")
+        case .end: shape = (["shape=oval", "peripheries=2", "fillcolor=\"\(style.endFill)\""], "end")
+        case .fail: shape = (["shape=oval", "peripheries=2", "fillcolor=\"\(style.failFill)\""], "fail")
+        case .branch: shape = (["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""], "branch")
         case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty && extraRows.isEmpty:
             attributes += ["shape=circle", "width=0.22", "fixedsize=true", "style=filled", "fillcolor=\"\(style.stepLine)\"", "label=\"\""]
             kindsShown.insert("join")
             return attributes.joined(separator: ", ")
-        case .group:
-            attributes += ["shape=box3d", "style=filled", "fillcolor=\"\(style.groupFill)\""]
-            rows.append(name)
-            kindsShown.insert("group")
-        case .subflow:
-            attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
-            rows.append(name)
-            kindsShown.insert("subflow")
-        default:
-            rows.append(name)
-            if step.terminal {
-                // A state that ends the flow (a Syrup case whose `result` is non-nil) is drawn as an end.
-                attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
-                kindsShown.insert("end")
-            } else {
-                kindsShown.insert("step")
-            }
+        case .group: shape = (["shape=box3d", "style=filled", "fillcolor=\"\(style.groupFill)\""], "group")
+        case .subflow: shape = (["peripheries=2", "fillcolor=\"\(style.subflowFill)\""], "subflow")
+        // A state that ends the flow (a Syrup case whose `result` is non-nil) is drawn as an end.
+        default: shape = step.terminal ? (["peripheries=2", "fillcolor=\"\(style.endFill)\""], "end") : ([], "step")
         }
+        attributes += shape.attributes
+        kindsShown.insert(shape.legend)
+        rows.append("<B>\(Escaping.graphvizLabel(step.name))</B>")
         rows += StepRows.rows(of: step, flows: flows).map { row($0) }
         rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
