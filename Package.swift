@@ -27,7 +27,7 @@ let package = Package(
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
         // One rule a file (Rules/), the shared graph/data-flow analysis, and the registry.
-        .target(name: "FlowRules", dependencies: ["FlowModel"]),
+        .target(name: "FlowRules", dependencies: ["FlowModel", "FlowPresentation"]),
         // What every output says and how it escapes it, written once: a step's rows, a flow's status,
         // finding phrases, severity marks, and one escaper per output language. Pure text, no Graphviz,
         // so that reporters and renderers both read it.

@@ -127,6 +127,51 @@ public enum Escaping {
         }
     }
 
+    /// Markdown prose (a heading, a list item, a path sentence): Markdown's punctuation
+    /// backslash-escaped, line breaks as spaces.
+    public static func markdown(_ text: String) -> String {
+        // By character, not scalar: a CR LF is one line break, one space.
+        var out = ""
+        for character in text {
+            if character.isNewline { out += " "; continue }
+            if "\\`*_{}[]()#+-.!<>|~&".contains(character) { out += "\\" }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A Markdown table cell: the punctuation that would format or split it backslash-escaped, line
+    /// breaks as `<br>` (a CR LF as one), other control characters as spaces; never empty.
+    public static func markdownTableCell(_ text: String) -> String {
+        var previousCR = false
+        let out = replacing(text) { scalar in
+            defer { previousCR = scalar == "\r" }
+            switch scalar {
+            case "\n": return previousCR ? "" : "<br>"
+            case "\r": return "<br>"
+            case "\\", "`", "*", "_", "~", "[", "]", "<", ">", "&", "|": return "\\" + String(scalar)
+            default: return scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
+            }
+        }
+        return out.isEmpty ? " " : out
+    }
+
+    /// `text` as a Markdown code span in a table cell. The fence is one backtick longer than the
+    /// longest run of backticks inside, with spaces when the text starts or ends with one; control
+    /// characters become spaces (a code span cannot hold `<br>`); `|` is still escaped, because tables
+    /// split cells before code spans are parsed (GFM renders `\|` in code as `|`).
+    public static func markdownCodeSpan(_ text: String) -> String {
+        let flat = replacing(text) { $0.value < 0x20 || $0.value == 0x7F ? " " : nil }
+        var longest = 0, run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = flat.hasPrefix("`") || flat.hasSuffix("`") ? " " : ""
+        return fence + pad + flat.replacing("|", with: "\\|") + pad + fence
+    }
+
     /// A GitHub Actions workflow command's message: `%` → `%25`, CR → `%0D`, LF → `%0A`; the other
     /// control characters but tab, and noncharacters, become U+FFFD, as in the XML reports: the runner
     /// has no escape for them, and written raw an ESC would start a terminal escape sequence in the log.

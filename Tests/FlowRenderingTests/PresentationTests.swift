@@ -120,4 +120,13 @@ struct PresentationTests {
         #expect(!property.contains(":"))
         #expect(!property.contains(","))
     }
+
+    @Test("Markdown: prose, table cells and code spans each keep their text literal in their context")
+    func markdown() {
+        #expect(Escaping.markdown("Use *bold* [x](y) #1\r\nnext") == "Use \\*bold\\* \\[x\\]\\(y\\) \\#1 next")
+        #expect(Escaping.markdownTableCell("a|b\r\nc\nd`e`") == "a\\|b<br>c<br>d\\`e\\`")
+        #expect(Escaping.markdownTableCell("") == " ")
+        #expect(Escaping.markdownCodeSpan("x ``y`` |z|") == "```x ``y`` \\|z\\|```")
+        #expect(Escaping.markdownCodeSpan("`edge`\n") == "`` `edge`  ``")
+    }
 }
