@@ -29,7 +29,7 @@ public struct FlowDiff: Sendable {
 
         /// `+ needs token (String)`, `− gives total`, `needs mode: String → Int?`: what a diagram and a report show.
         public var text: String {
-            let verb = access == .write ? "gives" : access == .initial ? "starts with" : ((new ?? old)?.optional == true ? "may use" : "needs")
+            let verb = access == .write ? DataVerb.gives.rawValue : access == .initial ? "starts with" : DataVerb.read(optional: (new ?? old)?.optional == true).rawValue
             switch status {
             case .added: return "+ \(verb) \(key)\(Self.typeText(new))"
             case .removed: return "− \(verb) \(key)\(Self.typeText(old))"

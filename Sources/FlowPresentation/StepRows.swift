@@ -38,12 +38,6 @@ public enum StepRows {
         }
     }
 
-    /// How a row names what a step does with a key: "needs" and "gives" read better than
-    /// "reads"/"writes" for people who don't code.
-    public enum DataVerb: String, Hashable, Sendable {
-        case needs, mayUse = "may use", gives
-    }
-
     /// A type worth showing: not unknown, not `Void` (a row saying `Void` tells a reader nothing).
     public static func shownType(_ type: TypeName?) -> TypeName? {
         guard let type, type.spelling != "Void", type.spelling != "()" else { return nil }
@@ -80,9 +74,10 @@ public enum StepRows {
         rows += step.details.map(Row.detail)
         let reads = step.group?.elementReads ?? step.reads
         let writes = step.group?.elementWrites ?? step.writes
-        let needed = reads.filter { !$0.optional }, optional = reads.filter(\.optional)
-        if !needed.isEmpty { rows.append(.data(.needs, needed)) }
-        if !optional.isEmpty { rows.append(.data(.mayUse, optional)) }
+        for verb in [DataVerb.needs, .mayUse] {
+            let accesses = reads.filter { DataVerb.read(optional: $0.optional) == verb }
+            if !accesses.isEmpty { rows.append(.data(verb, accesses)) }
+        }
         if !writes.isEmpty { rows.append(.data(.gives, writes)) }
         if let implementation = step.implementation, implementation != step.name { rows.append(.implementation(implementation)) }
         return rows
