@@ -350,9 +350,9 @@ public struct ReviewPage: Sendable {
     /// A flow's status as badges: one per severity present (`SeverityStyle`'s glyph and word), or
     /// "✓ no problems".
     static func badges(_ status: FlowStatus) -> String {
-        let parts = status.counts.map { severity, n in
-            let style = SeverityStyle.of(severity)
-            return "<span class=\"badge \(style.word)\">\(style.glyph) \(Plural.count(n, style.word))</span>"
+        let parts = zip(status.counts, status.phrases).map { count, phrase in
+            let style = SeverityStyle.of(count.severity)
+            return "<span class=\"badge \(style.word)\">\(style.glyph) \(phrase)</span>"
         }
         return parts.isEmpty ? "<span class=\"badge clean\">✓ no problems</span>" : parts.joined(separator: " ")
     }
