@@ -30,17 +30,21 @@ let package = Package(
         ]),
         // The core rules, one a file (Rules/), and the shared graph/data-flow analysis; the rule
         // registry is in FlowLoaders, beside the dialects whose rules it also lists.
-        .target(name: "FlowRules", dependencies: ["FlowModel"]),
+        .target(name: "FlowRules", dependencies: ["FlowModel", "FlowPresentation"]),
+        // What every output says and how it escapes it, written once: a step's rows, a flow's status,
+        // finding phrases, severity marks, and one escaper per output language. Pure text, no Graphviz,
+        // so that reporters and renderers both read it.
+        .target(name: "FlowPresentation", dependencies: ["FlowModel"]),
         // Pure functions: findings + graphs -> text.
-        .target(name: "FlowReporters", dependencies: ["FlowModel", "FlowRules"]),
+        .target(name: "FlowReporters", dependencies: ["FlowModel", "FlowRules", "FlowPresentation"]),
         // Graphviz, linked in-process: Debian's libgraphviz-dev, or Homebrew's graphviz on macOS (with pkg-config).
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]),
         // DOTBuilder (pure) and the one file that calls the C library.
-        .target(name: "FlowRendering", dependencies: ["FlowModel", "CGraphviz"]),
+        .target(name: "FlowRendering", dependencies: ["FlowModel", "FlowPresentation", "CGraphviz"]),
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
         .target(name: "FlowReflection", dependencies: ["FlowModel", "FlowLoaders"]),
         // The library facade: load -> analyze -> report/render.
-        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowReporters", "FlowRendering", "FlowReflection"]),
+        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowPresentation", "FlowReporters", "FlowRendering", "FlowReflection"]),
         // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.
         .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
@@ -64,8 +68,8 @@ let package = Package(
         .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
         .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowLensTestSupport"]),
-        .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowLensTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowLensTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
         .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Replays every saved fuzz input (crashes and slow inputs once found) through its target.

@@ -150,20 +150,11 @@ struct GitCheckout {
 
     /// Runs a program; its standard output on success, its standard error (or why it could not start) otherwise.
     static func run(_ program: String, _ arguments: [String], in directory: String) -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        do { try process.run() } catch { return .failure("cannot run \(arguments.first ?? program): \(error.localizedDescription)") }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            return .failure(String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let result: ProcessRun
+        do { result = try ProcessRunner.run(program, arguments, in: directory) } catch {
+            return .failure("cannot run \(arguments.first ?? program): \(error.localizedDescription)")
         }
-        return .success(String(decoding: output, as: UTF8.self))
+        guard result.status == 0, !result.signalled else { return .failure(result.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return .success(result.stdoutText)
     }
 }

@@ -26,7 +26,7 @@ public struct KeyExplanation: Sendable {
                 return "\(ids.count) flows are named '\(name)'; name one by its id: " + ids.map { "'\($0)'" }.joined(separator: ", ")
             case let .unknownKey(key, flow, matches, count):
                 if count == 0 { return "flow '\(flow)' reads and writes no data keys, so it has no '\(key)'" }
-                return "flow '\(flow)' never reads or writes '\(key)'" + Self.suggestion(matches, "it has \(count) key\(count == 1 ? "" : "s")")
+                return "flow '\(flow)' never reads or writes '\(key)'" + Self.suggestion(matches, "it has \(Plural.count(count, "key"))")
             }
         }
 
@@ -122,7 +122,7 @@ public struct KeyExplanation: Sendable {
         lines.append("")
         if let missing = provenance.missing {
             let at = missing.read.location.map { "\($0): " } ?? ""
-            let path = missing.steps.map { "'\(flow.steps[$0].name)'" }.joined(separator: " → ")
+            let path = FlowAnalysis.describe(steps: missing.steps, transitions: missing.transitions, in: flow)
             let which = missing.pathNumber.map { " (path \($0 + 1))" } ?? ""
             lines.append("MISSING: \(at)step '\(missing.read.stepName)' reads '\(key)' before any step sets it, on the path \(path)\(which).")
             let others = provenance.missingReads.filter { $0 != missing.read }

@@ -1,5 +1,6 @@
 @_exported import FlowLoaders
 @_exported import FlowModel
+@_exported import FlowPresentation
 @_exported import FlowReflection
 @_exported import FlowRendering
 @_exported import FlowReporters

@@ -12,9 +12,9 @@ public enum MermaidExport {
     public static func markdown(for flow: Flow, in report: Report) -> String {
         let diagrams = diagrams(for: flow, in: report)
         let findings = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows).sorted(by: Finding.reportOrder)
-        var lines = ["# \(PathSentence.escapeMarkdown(DisplayText.visible(flow.name, limit: nil)))", ""]
+        var lines = ["# \(Escaping.markdown(DisplayText.visible(flow.name, limit: nil)))", ""]
         let status = [flow.kind.noun, FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
-        lines.append(PathSentence.escapeMarkdown(status.joined(separator: " · ")) + (flow.location.map { " — `\(code($0.description))`" } ?? ""))
+        lines.append(Escaping.markdown(status.joined(separator: " · ")) + (flow.location.map { " — `\(code($0.description))`" } ?? ""))
         lines.append("")
         if let note = diagrams.first?.note { lines += ["> " + note, ""] }
         for diagram in diagrams {
@@ -26,8 +26,8 @@ public enum MermaidExport {
         if findings.isEmpty { lines.append("None.") }
         for finding in findings {
             let place = finding.location.map { "`\(code($0.description))`: " } ?? ""
-            let inOther = finding.flow != flow.id ? report.graph.flows.first { $0.id == finding.flow }.map { "in \(PathSentence.escapeMarkdown(DisplayText.visible($0.name, limit: nil))): " } : nil
-            lines.append("- \(SeverityStyle.of(finding.severity).glyph) **\(finding.severity.rawValue)** \(place)\(inOther ?? "")\(PathSentence.escapeMarkdown(DisplayText.visible(finding.message, limit: nil))) (`\(finding.rule)`)")
+            let inOther = finding.flow != flow.id ? report.graph.flows.first { $0.id == finding.flow }.map { "in \(Escaping.markdown(DisplayText.visible($0.name, limit: nil))): " } : nil
+            lines.append("- \(SeverityStyle.of(finding.severity).glyph) **\(finding.severity.rawValue)** \(place)\(inOther ?? "")\(Escaping.markdown(DisplayText.visible(finding.message, limit: nil))) (`\(finding.rule)`)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

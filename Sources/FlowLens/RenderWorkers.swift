@@ -137,7 +137,7 @@ final class RenderWorkerPool: @unchecked Sendable {
     func render(_ jobs: [RenderJob], workers: Int, done: @Sendable () -> Void) -> [Result<Data, any Error>] {
         // A worker that dies closes its pipe: writing to it must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
-        let results = ResultBox(count: jobs.count)
+        let results = ResultSlots<Result<Data, any Error>>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var worker: Worker?
             while let index = take(jobs.count) {
@@ -145,7 +145,7 @@ final class RenderWorkerPool: @unchecked Sendable {
                     do {
                         worker = try Worker(executable: executable, arguments: arguments)
                     } catch {
-                        results.set(index, .failure(RenderWorkerError(description: "cannot start a render worker (\(executable)): \(error)")))
+                        results[index] = .failure(RenderWorkerError(description: "cannot start a render worker (\(executable)): \(error)"))
                         done()
                         continue
                     }
@@ -155,12 +155,12 @@ final class RenderWorkerPool: @unchecked Sendable {
                     worker!.finish()
                     worker = nil
                 }
-                results.set(index, result)
+                results[index] = result
                 done()
             }
             worker?.finish()
         }
-        return results.values
+        return jobs.indices.map { results[$0]! }
     }
 
     private func take(_ count: Int) -> Int? {
@@ -171,26 +171,13 @@ final class RenderWorkerPool: @unchecked Sendable {
         return next - 1
     }
 
-    /// Results written from several threads, one slot each.
-    final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [Result<Data, any Error>?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<Data, any Error>) {
-            lock.lock()
-            slots[index] = value
-            lock.unlock()
-        }
-        var values: [Result<Data, any Error>] { slots.map { $0! } }
-    }
-
     /// One worker process and its pipes.
     final class Worker: @unchecked Sendable {
         let process = Process()
         let input = Pipe(), output = Pipe(), errors = Pipe()
-        private let errorLock = NSLock()
-        private var errorText = Data()
-        private let errorsDrained = DispatchSemaphore(value: 0)
+        /// The end of what the worker writes to standard error, read on a thread of its own so that a
+        /// chatty worker never blocks on a full pipe.
+        private let errorText = ProcessRunner.PipeDrain(keepingLast: 16 * 1024)
         private(set) var isAlive = true
 
         init(executable: String, arguments: [String]) throws {
@@ -200,18 +187,7 @@ final class RenderWorkerPool: @unchecked Sendable {
             process.standardOutput = output
             process.standardError = errors
             try process.run()
-            let handle = errors.fileHandleForReading
-            Thread.detachNewThread { [self] in
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    errorLock.lock()
-                    errorText.append(chunk)
-                    if errorText.count > 64 * 1024 { errorText = errorText.suffix(16 * 1024) }  // keep the end
-                    errorLock.unlock()
-                }
-                errorsDrained.signal()
-            }
+            errorText.start(errors.fileHandleForReading)
         }
 
         func render(_ job: RenderJob) -> Result<Data, any Error> {
@@ -230,10 +206,7 @@ final class RenderWorkerPool: @unchecked Sendable {
         private func ended() -> String {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
-            errorsDrained.wait()
-            errorLock.lock()
-            let text = String(decoding: errorText, as: UTF8.self)
-            errorLock.unlock()
+            let text = String(decoding: errorText.wait(), as: UTF8.self)
             let last = text.split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
             switch process.terminationReason {
             case .uncaughtSignal: return "killed by signal \(process.terminationStatus)\(last)"
@@ -246,7 +219,7 @@ final class RenderWorkerPool: @unchecked Sendable {
             guard isAlive else { return }
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
-            errorsDrained.wait()
+            _ = errorText.wait()
         }
     }
 }

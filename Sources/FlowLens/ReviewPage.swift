@@ -101,12 +101,9 @@ public struct ReviewPage: Sendable {
 
     /// "65 flows in 66 files: 38 errors, 9 warnings, 2 notes."
     static func summary(_ report: Report) -> String {
-        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         // A graph built in memory (reflection, tests) has flows but no files.
-        let flows = count(report.graph.flows.count, "flow") + (report.graph.files.isEmpty ? "" : " in " + count(report.graph.files.count, "file"))
-        let counts = [(report.errors.count, "error"), (report.warnings.count, "warning"), (report.notes.count, "note")]
-            .filter { $0.0 > 0 }.map { count($0.0, $0.1) }
-        return "\(flows): " + (counts.isEmpty ? "no problems found." : counts.joined(separator: ", ") + ".")
+        let flows = Plural.count(report.graph.flows.count, "flow") + (report.graph.files.isEmpty ? "" : " in " + Plural.count(report.graph.files.count, "file"))
+        return "\(flows): " + FlowStatus(counting: report.findings).text(separator: ", ") + "."
     }
 
     /// Findings that belong to no flow: files FlowLens could not read, configuration problems.
@@ -280,7 +277,7 @@ public struct ReviewPage: Sendable {
             return accesses.map { $0.kind == .initial ? "the start" : $0.stepName }.filter { seen.insert($0).inserted }
         }
         // Open when short, as the paths are: a long table is one click away, not in the way of the next flow.
-        var out = "<details class=\"data\"\(keys.count <= Self.openListLength ? " open" : "")>\n<summary><h3>Data</h3> <span class=\"muted\">(\(keys.count) key\(keys.count == 1 ? "" : "s"))</span></summary>\n<table>\n"
+        var out = "<details class=\"data\"\(keys.count <= Self.openListLength ? " open" : "")>\n<summary><h3>Data</h3> <span class=\"muted\">(\(Plural.count(keys.count, "key")))</span></summary>\n<table>\n"
         out += "<thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Set by</th><th scope=\"col\">Read by</th><th scope=\"col\">Type</th><th scope=\"col\">Problems</th></tr></thead>\n<tbody>\n"
         for row in keys {
             let problems = findings.filter { $0.key == row.key }.sorted(by: Finding.reportOrder)
@@ -335,25 +332,8 @@ public struct ReviewPage: Sendable {
 
     // MARK: - Text
 
-    /// Escapes text for HTML content and attribute values.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        // Characters that would hide or reorder text are shown visibly (`<U+202E>`), never capped here:
-        // the page is where the full text is read.
-        for scalar in DisplayText.visible(text, limit: nil).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Escapes text for HTML content and attribute values (`Escaping.html`).
+    public static func escape(_ text: String) -> String { Escaping.html(text) }
 
     static func list(_ items: [String], escaped: Bool = false, empty: String) -> String {
         guard !items.isEmpty else { return empty.isEmpty ? "" : "<span class=\"muted\">\(escape(empty))</span>" }
@@ -371,9 +351,9 @@ public struct ReviewPage: Sendable {
     /// A flow's status as badges: one per severity present (`SeverityStyle`'s glyph and word), or
     /// "✓ no problems".
     static func badges(_ status: FlowStatus) -> String {
-        let parts = status.counts.map { severity, n in
-            let style = SeverityStyle.of(severity)
-            return "<span class=\"badge \(style.word)\">\(style.glyph) \(n) \(style.word)\(n == 1 ? "" : "s")</span>"
+        let parts = zip(status.counts, status.phrases).map { count, phrase in
+            let style = SeverityStyle.of(count.severity)
+            return "<span class=\"badge \(style.word)\">\(style.glyph) \(phrase)</span>"
         }
         return parts.isEmpty ? "<span class=\"badge clean\">✓ no problems</span>" : parts.joined(separator: " ")
     }

@@ -42,14 +42,11 @@ public enum ShardPlanner {
         var perFile = SourceLoader(environment: [:])
         perFile.limits = limits
         let loader = perFile
-        let graphs = ResultSlots<FlowGraph>(count: single.count)
-        DispatchQueue.concurrentPerform(iterations: single.count) { n in
-            graphs[n] = loader.load(files: [files[single[n]]])
-        }
+        let graphs = single.parallelMap { loader.load(files: [files[$0]]) }
         var definedBy: [String: [Int]] = [:]
         var references: [(file: Int, name: String)] = []
         for (n, file) in single.enumerated() {
-            for flow in graphs[n]!.flows {
+            for flow in graphs[n].flows {
                 for name in Set([flow.id, flow.name]) { definedBy[name, default: []].append(file) }
                 if let parentName = flow.parent { references.append((file, parentName)) }
                 for step in flow.steps { if let callee = step.subflow { references.append((file, callee)) } }

@@ -20,13 +20,8 @@ func medianTime(runs: Int, _ work: () throws -> Void) rethrows -> Double {
 
 /// `dot -Tsvg file -o /dev/null`; false when the program cannot be run or fails.
 func runDotProgram(_ file: String) -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["dot", "-Tsvg", file, "-o", "/dev/null"]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    guard let run = try? ProcessRunner.run("/usr/bin/env", ["dot", "-Tsvg", file, "-o", "/dev/null"], stdout: .discard, stderr: .discard) else { return false }
+    return run.status == 0 && !run.signalled
 }
 
 func largeDiagramBenchmark(steps: Int, errorEvery: Int, runs: Int, dumpDOT: String?) throws {

@@ -2,19 +2,13 @@
 // and loops) to SVG, with --jobs 1 (Graphviz in the process) and --jobs 2 (two worker processes), both
 // run as a user runs them (the built `flowlens` beside this benchmark), in the same run.
 import Dispatch
+import FlowLens
 import Foundation
 
 /// The time of one `flowlens ARGUMENTS` run, or nil when it could not run or failed (status > 1).
 func timeFlowLens(_ binary: String, _ arguments: [String]) -> Double? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
     let start = DispatchTime.now().uptimeNanoseconds
-    guard (try? process.run()) != nil else { return nil }
-    process.waitUntilExit()
-    guard process.terminationStatus <= 1 else { return nil }
+    guard let run = try? ProcessRunner.run(binary, arguments, stdout: .discard, stderr: .discard), !run.signalled, run.status <= 1 else { return nil }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 

@@ -241,16 +241,10 @@ func peakMemory(checking folder: String, everyFile: Bool) -> Double? {
     guard FileManager.default.isExecutableFile(atPath: binary), FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
     let output = folder + ".maxrss"
     defer { try? FileManager.default.removeItem(atPath: output) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    process.arguments = ["-f", "%M", "-o", output, binary, "check", folder, "--format", "json"]
     var environment = ProcessInfo.processInfo.environment
     environment["FLOWLENS_PARSE_EVERY_SWIFT_FILE"] = everyFile ? "1" : nil
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    process.waitUntilExit()
+    guard (try? ProcessRunner.run("/usr/bin/time", ["-f", "%M", "-o", output, binary, "check", folder, "--format", "json"],
+                                  environment: environment, stdout: .discard, stderr: .discard)) != nil else { return nil }
     guard let text = try? String(contentsOfFile: output, encoding: .utf8),
           let kilobytes = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else { return nil }
     return kilobytes / 1024

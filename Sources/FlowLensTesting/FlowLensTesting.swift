@@ -30,7 +30,7 @@ public enum FlowLensTesting {
     /// prints it, with its flow and step (reflected flows have no file and line). No final newline.
     public static func message(for failures: [Finding], in report: Report) -> String {
         let count = failures.count
-        var lines = ["\(count) flow defect\(count == 1 ? "" : "s") in \(report.graph.flows.map(\.name).joined(separator: ", ")):"]
+        var lines = ["\(Plural.count(count, "flow defect")) in \(report.graph.flows.map(\.name).joined(separator: ", ")):"]
         for finding in failures {
             let place = finding.location.map { "\($0): " } ?? ""
             let step = finding.step.map { " (flow '\(finding.flow ?? "?")', step '\($0)')" } ?? finding.flow.map { " (flow '\($0)')" } ?? ""

@@ -80,14 +80,11 @@ public struct SourceLoader: Sendable {
 
     /// Loads `files` from disk. Files are read on all cores; the result lists them in the order given.
     public func load(files: [InputFile]) -> FlowGraph {
-        let texts = ResultSlots<ReadResult>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            texts[index] = given(files[index]) ?? Self.read(files[index], maximumBytes: limits.fileBytes)
-        }
+        let texts = files.parallelMap { given($0) ?? Self.read($0, maximumBytes: limits.fileBytes) }
         var sources: [SourceText] = []
         var unreadable: [Finding] = []
         for (index, file) in files.enumerated() {
-            switch texts[index]! {
+            switch texts[index] {
             case let .text(text): sources.append(SourceText(file: file, contents: text))
             case let .unreadable(finding): unreadable.append(finding)
             }
@@ -101,11 +98,9 @@ public struct SourceLoader: Sendable {
     /// Loads files whose text is already in memory (tests, editors, the rule examples).
     public func load(_ sources: [SourceText]) -> FlowGraph {
         // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
-        let results = ResultSlots<FlowGraph>(count: sources.count)
-        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
-            if case let .perFile(loader) = strategy(for: sources[index].file.kind) {
-                results[index] = load(sources[index], with: loader)
-            }
+        let results = sources.parallelMap { source -> FlowGraph? in
+            guard case let .perFile(loader) = strategy(for: source.file.kind) else { return nil }
+            return load(source, with: loader)
         }
         var graph = FlowGraph(files: sources.map(\.file.displayPath))
         for source in sources {
@@ -222,20 +217,5 @@ public struct SourceLoader: Sendable {
             findings[i].flow = names[flow] ?? flow
         }
         return flows
-    }
-}
-
-/// Fixed slots written by concurrent workers, each slot by exactly one worker.
-public final class ResultSlots<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = NSLock()
-
-    /// `count` empty slots.
-    public init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// The slot's value; nil until written.
-    public subscript(index: Int) -> T? {
-        get { lock.lock(); defer { lock.unlock() }; return slots[index] }
-        set { lock.lock(); defer { lock.unlock() }; slots[index] = newValue }
     }
 }

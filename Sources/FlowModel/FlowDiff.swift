@@ -29,7 +29,7 @@ public struct FlowDiff: Sendable {
 
         /// `+ needs token (String)`, `− gives total`, `needs mode: String → Int?`: what a diagram and a report show.
         public var text: String {
-            let verb = access == .write ? "gives" : access == .initial ? "starts with" : ((new ?? old)?.optional == true ? "may use" : "needs")
+            let verb = access == .write ? DataVerb.gives.rawValue : access == .initial ? "starts with" : DataVerb.read(optional: (new ?? old)?.optional == true).rawValue
             switch status {
             case .added: return "+ \(verb) \(key)\(Self.typeText(new))"
             case .removed: return "− \(verb) \(key)\(Self.typeText(old))"
@@ -164,15 +164,14 @@ public struct FlowDiff: Sendable {
 
     /// `+1 step, −1 step, 1 step changed, +2 transitions, −1 transition`; empty when none changed.
     public var stepAndTransitionCounts: [String] {
-        func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts: [String] = []
         let added = steps(.added).count, removed = steps(.removed).count, changed = steps(.changed).count
-        if added > 0 { parts.append("+\(count(added, "step"))") }
-        if removed > 0 { parts.append("−\(count(removed, "step"))") }
-        if changed > 0 { parts.append("\(count(changed, "step")) changed") }
+        if added > 0 { parts.append("+\(Plural.count(added, "step"))") }
+        if removed > 0 { parts.append("−\(Plural.count(removed, "step"))") }
+        if changed > 0 { parts.append("\(Plural.count(changed, "step")) changed") }
         let edgesAdded = edges(.added).count, edgesRemoved = edges(.removed).count
-        if edgesAdded > 0 { parts.append("+\(count(edgesAdded, "transition"))") }
-        if edgesRemoved > 0 { parts.append("−\(count(edgesRemoved, "transition"))") }
+        if edgesAdded > 0 { parts.append("+\(Plural.count(edgesAdded, "transition"))") }
+        if edgesRemoved > 0 { parts.append("−\(Plural.count(edgesRemoved, "transition"))") }
         return parts
     }
 

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// An element of a rendered diagram, named as Graphviz writes it into SVG. Names are generated, never
 /// user text.
@@ -15,7 +16,7 @@ public enum DiagramElement: Hashable, Sendable {
 /// State machines are drawn in a state-machine style (see `StateMachineDOT.swift`): UML initial and
 /// final states, composite states as clusters holding their sub-machine.
 ///
-/// Every piece of user text goes into HTML-like labels, escaped by `DOTBuilder.html`. Nothing a user
+/// Every piece of user text goes into HTML-like labels, escaped by `Escaping.graphvizLabel`. Nothing a user
 /// wrote is put into `id`, `URL`, `href` or `tooltip`, which Graphviz 2.4x writes into SVG unescaped;
 /// node names are generated (`s0`, `s1` …) and SVG ids are `step-<index>`.
 public struct DOTBuilder: Sendable {
@@ -159,7 +160,7 @@ public struct DOTBuilder: Sendable {
                 ends[t] = ("s\(from)", "s\(to)")
             } else {
                 let n = missing.number(for: transition.to) { n in
-                    lines.append("  m\(n) [id=\"missing-\(n)\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such step</I><BR/>\(Self.html(transition.to))>];")
+                    lines.append("  m\(n) [id=\"missing-\(n)\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such step</I><BR/>\(Escaping.graphvizLabel(transition.to))>];")
                     kindsShown.insert("error")
                 }
                 ends[t] = ("s\(from)", "m\(n)")
@@ -221,14 +222,14 @@ public struct DOTBuilder: Sendable {
     static func findings(_ findings: [Finding], of step: Step, at index: Int, firstIndex: [String: Int]) -> [Finding] {
         findings.filter { finding in
             guard finding.step == step.id, finding.edge == nil else { return false }
-            if finding.rule == "duplicate-step" { return firstIndex[step.id] != index && finding.location == step.location }
+            if finding.rule == RuleID.duplicateStep { return firstIndex[step.id] != index && finding.location == step.location }
             return firstIndex[step.id] == index
         }
     }
 
     /// The diagram's title: the flow's name, and under it its kind and its status (`FlowStatus`).
     func title(of flow: Flow, status: FlowStatus) -> String {
-        "<B>\(Self.html(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Self.html(flow.kind.noun + " · " + status.text))</FONT>"
+        "<B>\(Escaping.graphvizLabel(flow.name))</B><BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Escaping.graphvizLabel(flow.kind.noun + " · " + status.text))</FONT>"
     }
 
     // MARK: - Nodes
@@ -236,68 +237,28 @@ public struct DOTBuilder: Sendable {
     /// `extraRows` (HTML) are shown under the step's own rows, above its findings.
     func nodeAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = [], flows: [Flow] = []) -> String {
         var attributes = ["id=\"\(id)\""]
-        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
+        let unreachable = FindingPhrase.meansNeverReached(findings)
         var rows: [String] = []
-        let name = "<B>\(Self.html(step.name))</B>"
+        // Each kind's shape and the legend entry it adds; a plain join is a dot without a label.
+        let shape: (attributes: [String], legend: String)
         switch step.kind {
-        case .start:
-            attributes += ["shape=oval", "fillcolor=\"\(style.ink)\"", "fontcolor=\"white\""]
-            rows.append(name)
-            kindsShown.insert("start")
-        case .end:
-            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.endFill)\""]
-            rows.append(name)
-            kindsShown.insert("end")
-        case .fail:
-            attributes += ["shape=oval", "peripheries=2", "fillcolor=\"\(style.failFill)\""]
-            rows.append(name)
-            kindsShown.insert("fail")
-        case .branch:
-            attributes += ["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""]
-            rows.append(name)
-            kindsShown.insert("branch")
+        case .start: shape = (["shape=oval", "fillcolor=\"\(style.ink)\"", "fontcolor=\"white\""], "start")
+        case .end: shape = (["shape=oval", "peripheries=2", "fillcolor=\"\(style.endFill)\""], "end")
+        case .fail: shape = (["shape=oval", "peripheries=2", "fillcolor=\"\(style.failFill)\""], "fail")
+        case .branch: shape = (["shape=hexagon", "style=filled", "fillcolor=\"\(style.branchFill)\""], "branch")
         case .join where step.reads.isEmpty && step.writes.isEmpty && findings.isEmpty && extraRows.isEmpty:
             attributes += ["shape=circle", "width=0.22", "fixedsize=true", "style=filled", "fillcolor=\"\(style.stepLine)\"", "label=\"\""]
             kindsShown.insert("join")
             return attributes.joined(separator: ", ")
-        case .group:
-            attributes += ["shape=box3d", "style=filled", "fillcolor=\"\(style.groupFill)\""]
-            rows.append(name)
-            if let group = step.group {
-                let into = group.outputKey.map { " → \(Self.html($0))" } ?? ""
-                rows.append(small("for each element of <B>\(Self.html(group.inputKey))</B>\(into)"))
-            }
-            kindsShown.insert("group")
-        case .subflow:
-            attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
-            rows.append(name)
-            rows.append(small("runs the flow “\(Self.html(Self.subflowName(step.subflow, flows: flows)))”"))
-            kindsShown.insert("subflow")
-        default:
-            rows.append(name)
-            if step.terminal {
-                // A state that ends the flow (a case whose `result` is non-nil) is drawn as an end.
-                attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
-                kindsShown.insert("end")
-            } else {
-                kindsShown.insert("step")
-            }
+        case .group: shape = (["shape=box3d", "style=filled", "fillcolor=\"\(style.groupFill)\""], "group")
+        case .subflow: shape = (["peripheries=2", "fillcolor=\"\(style.subflowFill)\""], "subflow")
+        // A state that ends the flow (a case whose `result` is non-nil) is drawn as an end.
+        default: shape = step.terminal ? (["peripheries=2", "fillcolor=\"\(style.endFill)\""], "end") : ([], "step")
         }
-        if let content = step.contentType {
-            let result = step.resultType.map { " → \(Self.html($0.spelling))" } ?? ""
-            rows.append(small(Self.html(content.spelling) + result))
-        }
-        for detail in step.details { rows.append(small(Self.html(detail))) }
-        // Data: "needs" and "gives" read better than "reads"/"writes" for people who don't code.
-        let reads = step.group?.elementReads ?? step.reads
-        let writes = step.group?.elementWrites ?? step.writes
-        let needed = reads.filter { !$0.optional }, optional = reads.filter(\.optional)
-        if !needed.isEmpty { rows.append(small("needs " + accessList(needed))) }
-        if !optional.isEmpty { rows.append(small("may use " + accessList(optional))) }
-        if !writes.isEmpty { rows.append(small("gives " + accessList(writes))) }
-        if let implementation = step.implementation, implementation != step.name {
-            rows.append(small("<I>\(Self.html(implementation))</I>"))
-        }
+        attributes += shape.attributes
+        kindsShown.insert(shape.legend)
+        rows.append("<B>\(Escaping.graphvizLabel(step.name))</B>")
+        rows += StepRows.rows(of: step, flows: flows).map { row($0) }
         rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         if !findings.isEmpty {
@@ -317,12 +278,12 @@ public struct DOTBuilder: Sendable {
     func dataLabel(_ flow: Flow, _ findings: [Finding]) -> String {
         var rows = ["<B>Starts with</B>"]
         for value in flow.initialData {
-            var text = "<B>\(Self.html(value.key))</B>"
-            if let type = value.type { text += " <FONT COLOR=\"\(style.muted)\">(\(Self.html(type.spelling)))</FONT>" }
-            if let literal = value.value { text += " = \(Self.html(literal))" }
+            var text = "<B>\(Escaping.graphvizLabel(value.key))</B>"
+            if let type = value.type { text += " <FONT COLOR=\"\(style.muted)\">(\(Escaping.graphvizLabel(type.spelling)))</FONT>" }
+            if let literal = value.value { text += " = \(Escaping.graphvizLabel(literal))" }
             rows.append(small(text))
         }
-        if flow.initialData.isEmpty { rows = ["<B>\(Self.html(flow.name))</B>"] }
+        if flow.initialData.isEmpty { rows = ["<B>\(Escaping.graphvizLabel(flow.name))</B>"] }
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         return table(rows)
     }
@@ -351,17 +312,17 @@ public struct DOTBuilder: Sendable {
     /// The HTML label of a transition: its condition or label, its carried type, then its findings in
     /// a few words, each in its severity's colour. `prefix` (plain text) goes before the first line.
     func edgeLabel(_ transition: Transition, findings: [Finding], stateMachine: Bool, prefix: String = "") -> String? {
-        var label = transition.displayLabel.map(Self.html)
+        var label = transition.displayLabel.map(Escaping.graphvizLabel)
         if transition.kind == .error { label = label ?? "on error" }
         if stateMachine {
-            if label == nil, let type = transition.carriedType { label = Self.html(type.spelling) }
+            if label == nil, let type = transition.carriedType { label = Escaping.graphvizLabel(type.spelling) }
         } else if let type = transition.carriedType {
-            label = (label.map { $0 + " " } ?? "") + "(\(Self.html(type.spelling)))"
+            label = (label.map { $0 + " " } ?? "") + "(\(Escaping.graphvizLabel(type.spelling)))"
         }
-        let marks = FindingPhrase.texts(findings, stateMachine: stateMachine || drawsStates).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Self.html($0.text))</FONT>" }
+        let marks = FindingPhrase.texts(findings, stateMachine: stateMachine || drawsStates).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Escaping.graphvizLabel($0.text))</FONT>" }
         // The prefix says where the label leads; a transition with nothing to say gets none.
         if !prefix.isEmpty, label != nil || !marks.isEmpty {
-            label = label.map { Self.html(prefix) + $0 } ?? Self.html(String(prefix.dropLast()))
+            label = label.map { Escaping.graphvizLabel(prefix) + $0 } ?? Escaping.graphvizLabel(String(prefix.dropLast()))
         }
         let rows = (label.map { [$0] } ?? []) + marks
         return rows.isEmpty ? nil : rows.joined(separator: "<BR/>")
@@ -408,7 +369,7 @@ public struct DOTBuilder: Sendable {
         for (key, text) in entries where shown.contains(key) {
             let severity = Severity.allCases.first { SeverityStyle.of($0).word == key }
             let colour = severity.map { SeverityStyle.of($0).colour } ?? DiagramMarks.legendColours[key] ?? style.muted
-            cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Self.html(text))</FONT></TD>"
+            cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Escaping.graphvizLabel(text))</FONT></TD>"
         }
         cells += highlight.legend()
         return "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"4\"><TR>\(cells)</TR></TABLE>"
@@ -416,16 +377,33 @@ public struct DOTBuilder: Sendable {
 
     // MARK: - Helpers
 
+    /// One of a step's rows (`StepRows`) in a small font; `mutedTypes`: its types in grey, as a
+    /// state diagram shows the data a state holds.
+    func row(_ row: StepRows.Row, mutedTypes: Bool = false) -> String {
+        let html = Escaping.graphvizLabel
+        switch row {
+        case let .types(content, result):
+            let text = (content.map { html($0.spelling) } ?? "") + (result.map { (content == nil ? "→ " : " → ") + html($0.spelling) } ?? "")
+            return small(mutedTypes ? "<FONT COLOR=\"\(style.muted)\">\(text)</FONT>" : text)
+        case let .forEach(input, output): return small("for each element of <B>\(html(input))</B>" + (output.map { " → \(html($0))" } ?? ""))
+        case let .runs(flow): return small("runs the flow “\(html(flow))”")
+        case .ownStates: return small("<I>\(html(row.text))</I>")
+        case let .detail(text): return small(html(text))
+        case let .data(verb, accesses): return small(verb.rawValue + " " + accessList(accesses))
+        case let .implementation(name): return small("<I>\(html(name))</I>")
+        }
+    }
+
     func accessList(_ accesses: [DataAccess]) -> String {
         accesses.map { access in
-            let type = access.type.map { " <FONT COLOR=\"\(style.muted)\">(\(Self.html($0.spelling)))</FONT>" } ?? ""
-            return "<B>\(Self.html(access.key))</B>\(type)"
+            let type = access.type.map { " <FONT COLOR=\"\(style.muted)\">(\(Escaping.graphvizLabel($0.spelling)))</FONT>" } ?? ""
+            return "<B>\(Escaping.graphvizLabel(access.key))</B>\(type)"
         }.joined(separator: ", ")
     }
 
     /// `✖ may be missing: token`, in the finding's colour (see `FindingPhrase`).
     func findingRow(_ finding: Finding) -> String {
-        "<FONT POINT-SIZE=\"9\" COLOR=\"\(SeverityStyle.of(finding.severity).colour)\">\(Self.html(FindingPhrase.text(finding, stateMachine: drawsStates)))</FONT>"
+        "<FONT POINT-SIZE=\"9\" COLOR=\"\(SeverityStyle.of(finding.severity).colour)\">\(Escaping.graphvizLabel(FindingPhrase.text(finding, stateMachine: drawsStates)))</FONT>"
     }
 
     /// Records in `kindsShown` the severity of each of `findings`: the legend lists each mark drawn.
@@ -443,31 +421,4 @@ public struct DOTBuilder: Sendable {
     func color(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.colour ?? style.stepLine }
 
     func fill(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.fill ?? style.stepFill }
-
-    /// The name of the flow a sub-flow step runs (its reference when no such flow is loaded).
-    public static func subflowName(_ reference: String?, flows: [Flow]) -> String {
-        guard let reference else { return "?" }
-        return (flows.first { $0.id == reference } ?? flows.first { $0.name == reference })?.name ?? reference
-    }
-
-    /// Escapes text for a Graphviz HTML-like label: markup characters become entities, a backslash is
-    /// doubled (Graphviz expands `\N`, `\G`, `\E`, `\T`, `\H`, `\L`, `\l`, `\r` even in HTML-like
-    /// labels, after decoding entities), hidden characters are written visibly and long text is capped
-    /// (`DisplayText`), and line breaks become `<BR/>`.
-    public static func html(_ text: String) -> String {
-        var out = ""
-        for scalar in DisplayText.visible(text).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\\": out += "\\\\"
-            case "\n": out += "<BR/>"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }

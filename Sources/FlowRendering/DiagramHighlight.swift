@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// Marks drawn over a diagram for one question about it (`flowlens explain`): the steps that set and
 /// read a data key, and a path on which it is missing. Only the flow the diagram is about is marked,
@@ -55,7 +56,7 @@ public struct DiagramHighlight: Hashable, Sendable {
     func legend() -> String {
         let shown = Set(steps.values)
         var cells: [(String, String)] = []
-        let about = subject.isEmpty ? "" : " ‘\(DOTBuilder.html(subject))’"
+        let about = subject.isEmpty ? "" : " ‘\(Escaping.graphvizLabel(subject))’"
         if shown.contains(.writes) || shown.contains(.readsAndWrites) { cells.append((Self.writeColour, "▢ green: sets\(about)")) }
         if shown.contains(.reads) || shown.contains(.readsAndWrites) { cells.append((Self.readColour, "▢ blue: reads\(about)")) }
         if shown.contains(.missing) || !transitions.isEmpty { cells.append((Self.missingColour, "━ red: a path where\(about) is missing")) }

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 // The diff diagram: one drawing of the union of two versions of a flow (`FlowDiff.union`), made by
 // the usual builders (operation flows and state machines alike) with `DOTBuilder.marks` set.
@@ -62,9 +63,9 @@ struct DiagramMarks: Sendable {
         default:
             parts += diff.stepAndTransitionCounts + diff.other + diff.initialData.map(\.text)
         }
-        if newFindings > 0 { parts.append("\(newFindings) new finding\(newFindings == 1 ? "" : "s")") }
+        if newFindings > 0 { parts.append(Plural.count(newFindings, "new finding")) }
         if fixedFindings > 0 { parts.append("\(fixedFindings) fixed") }
-        let text = DOTBuilder.html("changes: " + (parts.isEmpty ? "none" : parts.joined(separator: " · ")))
+        let text = Escaping.graphvizLabel("changes: " + (parts.isEmpty ? "none" : parts.joined(separator: " · ")))
         titleRow = "<BR/><FONT POINT-SIZE=\"9\" COLOR=\"\(Self.changed)\">\(text)</FONT>"
     }
 
@@ -74,7 +75,7 @@ struct DiagramMarks: Sendable {
         let data = (changes[i] ?? []).map { change in
             (change.status == .added ? Self.added : change.status == .removed ? Self.removed : Self.changed, change.text)
         }
-        return (other + data).map { colour, text in "<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(DOTBuilder.html(text))</FONT>" }
+        return (other + data).map { colour, text in "<FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Escaping.graphvizLabel(text))</FONT>" }
     }
 
     /// `attributes` of step `i` with its mark drawn over them (later attributes win in DOT).

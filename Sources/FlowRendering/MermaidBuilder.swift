@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// One Mermaid diagram: the text of a `.mmd` file, or of a fenced block in Markdown.
 public struct MermaidDiagram: Hashable, Sendable {
@@ -171,29 +172,8 @@ public struct MermaidBuilder: Sendable {
     /// that no `%%{` in a label can be read as a directive, and `<`, `>`, `&` escaped too, so that
     /// no markup is in the file even where a Markdown viewer shows the block as text.
     static func labelsComment(_ labels: [String]) -> String {
-        func json(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "%": out += "\\u0025"
-                case "<": out += "\\u003c"
-                case ">": out += "\\u003e"
-                case "&": out += "\\u0026"
-                default:
-                    if scalar.value < 0x20 || DisplayText.isHidden(scalar) {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
-        }
-        return "%% flowlens-labels: [" + labels.map(json).joined(separator: ",") + "]"
+        let hidden: (Unicode.Scalar) -> Bool = { "%<>&".unicodeScalars.contains($0) || DisplayText.isHidden($0) }
+        return "%% flowlens-labels: [" + labels.map { Escaping.json($0, alsoEscaping: hidden) }.joined(separator: ",") + "]"
     }
 
     /// The comment line naming the flow: only letters, digits and spaces of its name.
@@ -217,7 +197,7 @@ public struct MermaidBuilder: Sendable {
 
     /// The class for a set of findings: the worst severity (`unreachable` for a step never reached).
     static func findingClass(_ findings: [Finding]) -> String? {
-        if findings.contains(where: { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }) { return "unreachable" }
+        if FindingPhrase.meansNeverReached(findings) { return "unreachable" }
         return SeverityStyle.worst(findings)?.word
     }
 
@@ -227,34 +207,13 @@ public struct MermaidBuilder: Sendable {
     /// `✖ no such state: …`: a finding in a state machine's words.
     static func stateFindingRow(_ finding: Finding) -> String { FindingPhrase.text(finding, stateMachine: true) }
 
-    /// The rows under a step's name: its type, details, data, implementation (when `detailed`), then its findings.
-    static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow], stateMachine: Bool = false) -> [String] {
-        var rows: [String] = []
-        if detailed {
-            if let content = step.contentType, content.spelling != "Void", content.spelling != "()" {
-                rows.append(content.spelling + (step.resultType.map { " → \($0.spelling)" } ?? ""))
-            }
-            switch step.kind {
-            case .group:
-                if let group = step.group { rows.append("for each element of \(group.inputKey)" + (group.outputKey.map { " → \($0)" } ?? "")) }
-            case .subflow:
-                rows.append("runs the flow “\(DOTBuilder.subflowName(step.subflow, flows: flows))”")
-            default: break
-            }
-            rows += step.details
-            let reads = step.group?.elementReads ?? step.reads
-            let writes = step.group?.elementWrites ?? step.writes
-            func list(_ accesses: [DataAccess]) -> String {
-                accesses.map { $0.key + ($0.type.map { " (\($0.spelling))" } ?? "") }.joined(separator: ", ")
-            }
-            let needed = reads.filter { !$0.optional }, optional = reads.filter(\.optional)
-            if !needed.isEmpty { rows.append("needs " + list(needed)) }
-            if !optional.isEmpty { rows.append("may use " + list(optional)) }
-            if !writes.isEmpty { rows.append("gives " + list(writes)) }
-            if let implementation = step.implementation, implementation != step.name { rows.append(implementation) }
-        }
-        rows += findings.sorted(by: Finding.reportOrder).map { FindingPhrase.text($0, stateMachine: stateMachine) }
-        return rows
+    /// The rows under a step's name: its `StepRows` (when `detailed`), then its findings.
+    static func rows(_ step: Step, findings: [Finding], detailed: Bool, flows: [Flow], stateMachine: Bool = false,
+                     nesting: StepRows.Nesting = .named) -> [String] {
+        // A compact diagram keeps one row: that a composite's states are drawn elsewhere.
+        let rows = detailed ? StepRows.rows(of: step, flows: flows, nesting: nesting).map(\.text)
+            : nesting == .ownDiagram && step.kind == .subflow ? [StepRows.Row.ownStates.text] : []
+        return rows + findings.sorted(by: Finding.reportOrder).map { FindingPhrase.text($0, stateMachine: stateMachine) }
     }
 
     // MARK: - Flowcharts
@@ -469,7 +428,7 @@ struct MermaidMachineWriter {
             let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
             if let sub = subMachine(step) {
                 clusters += 1
-                let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed, flows: flows).filter { !$0.hasPrefix("runs the flow") }
+                let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed, flows: flows, nesting: .drawnInside)
                 lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i)) {")
                 draw(sub, prefix: "c\(clusters)_", indent: indent + "  ", stack: stack + [sub.id], outer: visible)
                 lines.append("\(indent)}")
@@ -478,8 +437,8 @@ struct MermaidMachineWriter {
                     notes.append("\(indent)note right of \(id(i)) : \(unquoted(stepFindings.sorted(by: Finding.reportOrder).map(MermaidBuilder.stateFindingRow)))")
                 }
             } else {
-                var rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows, stateMachine: true)
-                if step.kind == .subflow { rows.insert("has its own states, drawn in its own diagram", at: 0) }
+                let rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows, stateMachine: true,
+                                               nesting: .ownDiagram)
                 lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i))")
                 if let c = MermaidBuilder.findingClass(stepFindings) {
                     classes.append((id(i), c))

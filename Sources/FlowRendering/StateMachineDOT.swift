@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 // The state-machine style, for state machines (`FlowKind.isStateMachine`).
 //
@@ -51,15 +52,9 @@ extension DOTBuilder {
 
     // MARK: - Nodes
 
-    /// A type worth showing: not unknown, not `Void`.
-    static func shownType(_ type: TypeName?) -> TypeName? {
-        guard let type, type.spelling != "Void", type.spelling != "()" else { return nil }
-        return type
-    }
-
     /// Attributes of a step drawn as a node (every step but a composite drawn as a cluster).
     func stateAttributes(_ step: Step, id: String, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
-        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
+        let unreachable = FindingPhrase.meansNeverReached(findings)
         let findingRows = findings.sorted(by: Finding.reportOrder).map(findingRow)
         markKinds(findings, into: &kindsShown)
         if unreachable { kindsShown.insert("unreachable") }
@@ -73,18 +68,18 @@ extension DOTBuilder {
             switch step.kind {
             case .start:
                 attributes += ["shape=circle", "width=0.22"]
-                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                if let type = StepRows.shownType(step.contentType) { rows.append(typeRow(type)) }
                 kindsShown.insert("initial")
             case .end:
                 attributes += ["shape=doublecircle", "width=0.16"]
-                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                if let type = StepRows.shownType(step.contentType) { rows.append(typeRow(type)) }
                 kindsShown.insert("final")
             default:
                 attributes += ["shape=doublecircle", "width=0.16"]
                 fillColour = style.error
                 lineColour = style.error
-                rows.append("<B>\(Self.html(step.name))</B>")
-                if let type = Self.shownType(step.contentType) { rows.append(typeRow(type)) }
+                rows.append("<B>\(Escaping.graphvizLabel(step.name))</B>")
+                if let type = StepRows.shownType(step.contentType) { rows.append(typeRow(type)) }
                 kindsShown.insert("final-fail")
             }
             if unreachable { fillColour = style.unreachableFill }
@@ -104,16 +99,11 @@ extension DOTBuilder {
 
         // A state: a rounded box.
         var attributes = ["id=\"\(id)\""]
-        var rows = ["<B>\(Self.html(step.name))</B>"]
-        if let type = Self.shownType(step.contentType) {
-            rows.append(typeRow(type, result: step.resultType))
-        } else if let result = step.resultType {
-            rows.append(small("<FONT COLOR=\"\(style.muted)\">→ \(Self.html(result.spelling))</FONT>"))
-        }
+        var rows = ["<B>\(Escaping.graphvizLabel(step.name))</B>"]
+        // A composite whose machine is not drawn here says so.
+        rows += StepRows.rows(of: step, flows: [], nesting: .ownDiagram).map { row($0, mutedTypes: true) }
         if step.kind == .subflow {
-            // A composite whose machine is not drawn here.
             attributes += ["peripheries=2", "fillcolor=\"\(style.subflowFill)\""]
-            rows.append(small("<I>has its own states, drawn in its own diagram</I>"))
             kindsShown.insert("composite")
         } else if step.terminal {
             attributes += ["peripheries=2", "fillcolor=\"\(style.endFill)\""]
@@ -121,7 +111,6 @@ extension DOTBuilder {
         } else {
             kindsShown.insert("state")
         }
-        rows += detailRows(step)
         rows += extraRows + findingRows
         if !findings.isEmpty {
             attributes += ["color=\"\(color(for: findings))\"", "penwidth=2.2"]
@@ -136,10 +125,10 @@ extension DOTBuilder {
 
     /// The attribute statement of a composite's cluster: its name and context type as the label.
     func clusterAttributes(_ step: Step, id: String, depth: Int, findings: [Finding], kindsShown: inout Set<String>, extraRows: [String] = []) -> String {
-        let unreachable = findings.contains { $0.rule == "unreachable-step" || $0.rule == "duplicate-step" }
-        var rows = ["<B>\(Self.html(step.name))</B>"]
-        if let type = Self.shownType(step.contentType) { rows.append(typeRow(type, result: step.resultType)) }
-        rows += detailRows(step) + extraRows
+        let unreachable = FindingPhrase.meansNeverReached(findings)
+        var rows = ["<B>\(Escaping.graphvizLabel(step.name))</B>"]
+        rows += StepRows.rows(of: step, flows: [], nesting: .drawnInside).map { row($0, mutedTypes: true) }
+        rows += extraRows
         rows += findings.sorted(by: Finding.reportOrder).map(findingRow)
         kindsShown.insert("composite")
         var fillColour = style.compositeFills[(depth - 1) % style.compositeFills.count]
@@ -159,24 +148,8 @@ extension DOTBuilder {
             + "label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">\(cells)</TABLE>>];"
     }
 
-    /// `Credentials`, or `Credentials → Token`, small and grey.
-    private func typeRow(_ type: TypeName, result: TypeName? = nil) -> String {
-        let arrow = result.map { " → \(Self.html($0.spelling))" } ?? ""
-        return small("<FONT COLOR=\"\(style.muted)\">\(Self.html(type.spelling))\(arrow)</FONT>")
-    }
-
-    /// Details (model fields), data read and written, and the implementation, one a row.
-    private func detailRows(_ step: Step) -> [String] {
-        var rows = step.details.map { small(Self.html($0)) }
-        let needed = step.reads.filter { !$0.optional }, optional = step.reads.filter(\.optional)
-        if !needed.isEmpty { rows.append(small("needs " + accessList(needed))) }
-        if !optional.isEmpty { rows.append(small("may use " + accessList(optional))) }
-        if !step.writes.isEmpty { rows.append(small("gives " + accessList(step.writes))) }
-        if let implementation = step.implementation, implementation != step.name {
-            rows.append(small("<I>\(Self.html(implementation))</I>"))
-        }
-        return rows
-    }
+    /// `Credentials`, small and grey: the type a start or end dot carries.
+    private func typeRow(_ type: TypeName) -> String { row(.types(type, result: nil), mutedTypes: true) }
 }
 
 /// The generated names of one machine's nodes: `s3` and `step-3` for the machine drawn, `c1_s3` and
@@ -313,7 +286,7 @@ struct MachineWriter {
             } else {
                 // A transition to a state that does not exist still gets drawn, to a marked ghost node.
                 let n = missing.number(for: transition.to) { n in
-                    nodes.append("\(indent)\(scope.missingNode(n)) [id=\"\(scope.missingID(n))\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such state</I><BR/>\(DOTBuilder.html(transition.to))>];")
+                    nodes.append("\(indent)\(scope.missingNode(n)) [id=\"\(scope.missingID(n))\", style=\"dashed,filled\", fillcolor=\"\(style.errorFill)\", color=\"\(style.error)\", fontcolor=\"\(style.error)\", label=<<I>no such state</I><BR/>\(Escaping.graphvizLabel(transition.to))>];")
                     kindsShown.insert("error")
                 }
                 headNode = scope.missingNode(n)

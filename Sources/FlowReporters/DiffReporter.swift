@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// `flowlens diff` output: text for a terminal or a log, JSON for tools, Markdown for a pull-request
 /// comment. Pure: the same diff gives the same bytes.
@@ -27,13 +28,11 @@ public struct DiffReporter: Sendable {
 
     // MARK: - Summary
 
-    static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-
     /// `+1 step, −1 step, 1 step changed, +2 transitions, −1 transition, 3 reads/writes changed`.
     public static func counts(_ flow: FlowDiff) -> String {
         var parts = flow.stepAndTransitionCounts
         let data = flow.dataChanges.count + flow.initialData.count
-        if data > 0 { parts.append("\(data) read\(data == 1 ? "" : "s")/write\(data == 1 ? "" : "s") changed") }
+        if data > 0 { parts.append("\(data) \(Plural.noun(data, "read"))/\(Plural.noun(data, "write")) changed") }
         return parts.isEmpty ? "no change to its steps" : parts.joined(separator: ", ")
     }
 
@@ -41,13 +40,13 @@ public struct DiffReporter: Sendable {
     public static func summary(_ diff: GraphDiff) -> String {
         let changed = diff.flows.filter { $0.status == .changed || $0.status == .unchanged }.count
         let added = diff.flows.filter { $0.status == .added }.count, removed = diff.flows.filter { $0.status == .removed }.count
-        var findings = count(diff.newFindings.count, "new finding")
+        var findings = Plural.count(diff.newFindings.count, "new finding")
         let errors = diff.newFindings.filter { $0.severity == .error }.count, warnings = diff.newFindings.filter { $0.severity == .warning }.count
         var kinds: [String] = []
-        if errors > 0 { kinds.append(count(errors, "error")) }
-        if warnings > 0 { kinds.append(count(warnings, "warning")) }
+        if errors > 0 { kinds.append(Plural.count(errors, "error")) }
+        if warnings > 0 { kinds.append(Plural.count(warnings, "warning")) }
         if !kinds.isEmpty { findings += " (\(kinds.joined(separator: ", ")))" }
-        return "\(count(changed, "flow")) changed, \(added) added, \(removed) removed, \(diff.unchangedFlows) unchanged; \(findings), \(diff.fixedFindings.count) fixed"
+        return "\(Plural.count(changed, "flow")) changed, \(added) added, \(removed) removed, \(diff.unchangedFlows) unchanged; \(findings), \(diff.fixedFindings.count) fixed"
     }
 
     static func edgeText(_ transition: Transition) -> String {
@@ -162,16 +161,15 @@ public struct DiffReporter: Sendable {
     // MARK: - Markdown
 
     func markdown(_ diff: GraphDiff, oldName: String, newName: String) -> String {
-        typealias MD = MarkdownReporter
         let icon = diff.newFindings.contains { $0.severity == .error } ? "❌" : diff.newFindings.isEmpty ? "✅" : "⚠️"
-        var out = Self.marker + "\n### \(icon) FlowLens diff: \(MD.cell(Self.summary(diff)))\n\n"
-        out += "Comparing \(MD.code(oldName)) with \(MD.code(newName)).\n"
+        var out = Self.marker + "\n### \(icon) FlowLens diff: \(Escaping.markdownTableCell(Self.summary(diff)))\n\n"
+        out += "Comparing \(Escaping.markdownCodeSpan(oldName)) with \(Escaping.markdownCodeSpan(newName)).\n"
         if !diff.flows.isEmpty {
             out += "\n| Flow | Status | Changes | New findings | Fixed |\n|---|---|---|---:|---:|\n"
             for flow in diff.flows {
                 let base = (flow.new ?? flow.old)!
-                let changes = flow.status == .added || flow.status == .removed ? "—" : MD.cell(Self.counts(flow))
-                out += "| \(MD.cell(base.name)) | \(Self.flowWord(flow.status)) | \(changes) | \(diff.newFindings(inFlow: flow.id).count) | \(diff.fixedFindings(inFlow: flow.id).count) |\n"
+                let changes = flow.status == .added || flow.status == .removed ? "—" : Escaping.markdownTableCell(Self.counts(flow))
+                out += "| \(Escaping.markdownTableCell(base.name)) | \(Self.flowWord(flow.status)) | \(changes) | \(diff.newFindings(inFlow: flow.id).count) | \(diff.fixedFindings(inFlow: flow.id).count) |\n"
             }
             for flow in diff.flows where flow.status == .changed || flow.status == .unchanged {
                 // Words, not +/- marks: a list item starting with "+ " would be a nested list.
@@ -184,14 +182,14 @@ public struct DiffReporter: Sendable {
                     items.append("\(edge.status.rawValue): transition \(Self.edgeText(edge.transition))")
                 }
                 guard !items.isEmpty else { continue }
-                out += "\n<details><summary>\(MD.cell((flow.new ?? flow.old)!.name))</summary>\n\n"
-                out += items.map { "- " + MD.cell($0) + "\n" }.joined() + "\n</details>\n"
+                out += "\n<details><summary>\(Escaping.markdownTableCell((flow.new ?? flow.old)!.name))</summary>\n\n"
+                out += items.map { "- " + Escaping.markdownTableCell($0) + "\n" }.joined() + "\n</details>\n"
             }
         }
         for (title, findings) in [("New findings", diff.newFindings), ("Fixed findings", diff.fixedFindings)] where !findings.isEmpty {
             out += "\n**\(title)**\n\n| Severity | Rule | Location | Message |\n|---|---|---|---|\n"
             for finding in findings {
-                out += "| \(finding.severity.rawValue) | \(MD.code(finding.rule)) | \(MD.location(finding.location)) | \(MD.cell(finding.message)) |\n"
+                out += "| \(finding.severity.rawValue) | \(Escaping.markdownCodeSpan(finding.rule)) | \(MarkdownReporter.location(finding.location)) | \(Escaping.markdownTableCell(finding.message)) |\n"
             }
         }
         return out

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// GitHub Actions workflow commands, one a finding, which the runner turns into annotations on the
 /// pull request's diff and the run's summary:
@@ -45,38 +46,9 @@ public struct GitHubReporter: Reporter {
         }
     }
 
-    /// A command's message escaped: `%` → `%25`, CR → `%0D`, LF → `%0A`; the other control characters
-    /// but tab, and noncharacters, become U+FFFD, as in the XML reports: the runner has no escape for
-    /// them, and written raw an ESC would start a terminal escape sequence in the log.
-    public static func escapeData(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default:
-                let v = scalar.value
-                if (v < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(v) || (0xFDD0...0xFDEF).contains(v) || (v & 0xFFFE) == 0xFFFE {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// A command's message escaped (`Escaping.gitHubCommandData`).
+    public static func escapeData(_ text: String) -> String { Escaping.gitHubCommandData(text) }
 
-    /// A property value escaped: as data, and `:` → `%3A`, `,` → `%2C`.
-    public static func escapeProperty(_ text: String) -> String {
-        var out = ""
-        for scalar in escapeData(text).unicodeScalars {
-            switch scalar {
-            case ":": out += "%3A"
-            case ",": out += "%2C"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// A property value escaped (`Escaping.gitHubCommandProperty`).
+    public static func escapeProperty(_ text: String) -> String { Escaping.gitHubCommandProperty(text) }
 }

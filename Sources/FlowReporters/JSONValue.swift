@@ -1,3 +1,5 @@
+import FlowPresentation
+
 /// A JSON value with ordered object keys, written byte-for-byte the same on every run.
 ///
 /// The JSON report is an API: its key order follows the documented shape instead of the
@@ -57,24 +59,7 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"  // valid JSON, but breaks JavaScript embedding
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        Escaping.json(value, into: &out)
         out += "\""
     }
 }

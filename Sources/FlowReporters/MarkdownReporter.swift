@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// A Markdown summary for a pull-request comment or a GitHub Actions job summary
 /// (`flowlens check --format markdown … >> "$GITHUB_STEP_SUMMARY"`):
@@ -38,8 +39,7 @@ public struct MarkdownReporter: Reporter {
     public func report(_ report: Report) -> String {
         var out = Self.marker + "\n"
         guard !report.findings.isEmpty else {
-            func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            let checked = "\(count(report.graph.flows.count, "flow")) (\(count(report.graph.files.count, "file")))"
+            let checked = "\(Plural.count(report.graph.flows.count, "flow")) (\(Plural.count(report.graph.files.count, "file")))"
             return out + "### ✅ FlowLens: No problems found\n\nChecked \(checked).\n"
         }
         let icon = !report.errors.isEmpty ? "❌" : !report.warnings.isEmpty ? "⚠️" : "ℹ️"
@@ -50,16 +50,16 @@ public struct MarkdownReporter: Reporter {
         out += "| Severity | Rule | Location | Message |\n|---|---|---|---|\n"
         let shown = maxFindings.map { Array(report.findings.prefix($0)) } ?? report.findings
         for finding in shown {
-            out += "| \(finding.severity.rawValue) | \(Self.code(finding.rule)) | \(Self.location(finding.location)) | \(Self.cell(finding.message)) |\n"
+            out += "| \(finding.severity.rawValue) | \(Escaping.markdownCodeSpan(finding.rule)) | \(Self.location(finding.location)) | \(Escaping.markdownTableCell(finding.message)) |\n"
         }
         let hidden = report.findings.count - shown.count
         if hidden > 0 {
-            out += "\n… and \(hidden) more finding\(hidden == 1 ? "" : "s"), not listed here; run `flowlens check` to see them all.\n"
+            out += "\n… and \(hidden) more \(Plural.noun(hidden, "finding")), not listed here; run `flowlens check` to see them all.\n"
         }
 
         out += "\n| Rule | Severity | Findings |\n|---|---|---:|\n"
         for row in Self.ruleCounts(report) {
-            out += "| \(Self.code(row.rule)) | \(row.severity.rawValue) | \(row.count) |\n"
+            out += "| \(Escaping.markdownCodeSpan(row.rule)) | \(row.severity.rawValue) | \(row.count) |\n"
         }
         return out
     }
@@ -79,49 +79,6 @@ public struct MarkdownReporter: Reporter {
     /// `file:line` as code, or `—` when there is no location.
     static func location(_ location: SourceLocation?) -> String {
         guard let location, !location.file.isEmpty else { return "—" }
-        return code(location.line > 0 ? "\(location.file):\(location.line)" : location.file)
-    }
-
-    /// `text` as a code span in a table cell. The fence is one backtick longer than the longest run
-    /// of backticks inside, with spaces when the text starts or ends with one; `|` is still escaped,
-    /// because tables split cells before code spans are parsed (GFM renders `\|` in code as `|`).
-    static func code(_ text: String) -> String {
-        let flat = lineBreaksRemoved(text)
-        var longest = 0, run = 0
-        for character in flat {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        let pad = flat.hasPrefix("`") || flat.hasSuffix("`") ? " " : ""
-        return fence + pad + flat.replacing("|", with: "\\|") + pad + fence
-    }
-
-    /// `text` for a table cell: Markdown punctuation escaped, line breaks as `<br>`.
-    static func cell(_ text: String) -> String {
-        var out = ""
-        var previousCR = false
-        for scalar in text.unicodeScalars {
-            defer { previousCR = scalar == "\r" }
-            switch scalar {
-            case "\n": if !previousCR { out += "<br>" }
-            case "\r": out += "<br>"
-            case "\\", "`", "*", "_", "~", "[", "]", "<", ">", "&", "|":
-                out += "\\"
-                out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += " " } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out.isEmpty ? " " : out
-    }
-
-    /// Line breaks and other control characters as spaces (a code span cannot hold `<br>`).
-    static func lineBreaksRemoved(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F { out += " " } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
+        return Escaping.markdownCodeSpan(location.line > 0 ? "\(location.file):\(location.line)" : location.file)
     }
 }

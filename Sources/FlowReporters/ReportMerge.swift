@@ -78,7 +78,7 @@ public struct MergedReport: Sendable {
             }
             let missing = (1...count).filter { byIndex[$0] == nil }
             guard missing.isEmpty else {
-                throw ReportMergeError(description: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: merge every shard's report")
+                throw ReportMergeError(description: "\(Plural.noun(missing.count, "shard")) \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: merge every shard's report")
             }
         }
         var owner: [String: String] = [:]

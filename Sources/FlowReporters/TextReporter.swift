@@ -41,12 +41,11 @@ public struct TextReporter: Reporter {
 
     /// `3 errors, 1 warning in 4 flows (2 files)`.
     public func summary(_ report: Report) -> String {
-        func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var parts = [count(report.errors.count, "error"), count(report.warnings.count, "warning")]
-        if !report.notes.isEmpty { parts.append(count(report.notes.count, "note")) }
+        var parts = [Plural.count(report.errors.count, "error"), Plural.count(report.warnings.count, "warning")]
+        if !report.notes.isEmpty { parts.append(Plural.count(report.notes.count, "note")) }
         // As ESLint says which problems its --fix can fix: the ones with a located fix.
         let fixable = report.findings.filter { $0.fix?.isLocated == true }.count
         let hint = fixable == 0 ? "" : "; \(fixable) fixable with 'flowlens check --fix'"
-        return "\(parts.joined(separator: ", ")) in \(count(report.graph.flows.count, "flow")) (\(count(report.graph.files.count, "file")))\(hint)\n"
+        return "\(parts.joined(separator: ", ")) in \(Plural.count(report.graph.flows.count, "flow")) (\(Plural.count(report.graph.files.count, "file")))\(hint)\n"
     }
 }

@@ -257,21 +257,28 @@ public final class FlowAnalysis: Sendable {
     public static let describedSteps = 16
 
     public func describe(_ path: [(edge: Edge?, step: Int)]) -> String {
+        Self.describe(steps: path.map(\.step), transitions: path.dropFirst().map { $0.edge?.transition }, in: flow)
+    }
+
+    /// `describe(_:)` for a path given as step indices and the transitions taken between them (one
+    /// fewer; nil where none is known): every output that names a path as arrows writes it this way.
+    public static func describe(steps: [Int], transitions: [Int?], in flow: Flow) -> String {
         var text = ""
-        let half = Self.describedSteps / 2
-        for (position, element) in path.enumerated() {
-            if path.count > Self.describedSteps, position >= half, position < path.count - half {
-                if position == half { text += " → … \(path.count - 2 * half) more steps …" }
+        let half = describedSteps / 2
+        for (position, stepIndex) in steps.enumerated() {
+            if steps.count > describedSteps, position >= half, position < steps.count - half {
+                if position == half { text += " → … \(steps.count - 2 * half) more steps …" }
                 continue
             }
             if position > 0 {
-                if let edge = element.edge, let label = flow.transitions[edge.transition].displayLabel {
+                let transition = position - 1 < transitions.count ? transitions[position - 1] : nil
+                if let transition, let label = flow.transitions[transition].displayLabel {
                     text += " —[\(label)]→ "
                 } else {
                     text += " → "
                 }
             }
-            text += "'\(step(element.step).name)'"
+            text += "'\(flow.steps[stepIndex].name)'"
         }
         return text
     }

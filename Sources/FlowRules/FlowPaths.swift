@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// How many paths a flow has: exact, or a lower bound when there were too many to count.
 public struct PathCount: Hashable, Sendable, CustomStringConvertible {
@@ -251,24 +252,13 @@ public struct PathSentence: Hashable, Sendable, CustomStringConvertible {
     public var markdown: String {
         parts.map { part in
             switch part {
-            case let .text(s), let .step(s): return Self.escapeMarkdown(s)
-            case let .key(s), let .value(s), let .condition(s): return "*" + Self.escapeMarkdown(s) + "*"
+            case let .text(s), let .step(s): return Escaping.markdown(s)
+            case let .key(s), let .value(s), let .condition(s): return "*" + Escaping.markdown(s) + "*"
             }
         }.joined()
     }
 
     public var description: String { text }
-
-    /// Backslash-escapes Markdown's punctuation, and turns line breaks into spaces.
-    public static func escapeMarkdown(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            if character.isNewline { out += " "; continue }
-            if "\\`*_{}[]()#+-.!<>|~&".contains(character) { out += "\\" }
-            out.append(character)
-        }
-        return out
-    }
 
     /// The sentence for `path` through `flow`. Each transition with a condition or label opens a clause
     /// ("If *mode* is *guest*:"); the steps in a clause are joined by ", then ". Connecting steps with

@@ -30,6 +30,6 @@ extension LoadCache {
         }
         let (reused, parsed) = statistics
         let total = reused + parsed
-        Output.error("cache: reused \(reused) of \(total) file\(total == 1 ? "" : "s")\n")
+        Output.error("cache: reused \(reused) of \(Plural.count(total, "file"))\n")
     }
 }

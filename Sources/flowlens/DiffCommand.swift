@@ -73,7 +73,7 @@ struct Diff: ParsableCommand {
         if let output {
             do {
                 let written = try FlowLens.writeDiagrams(of: diff, to: output, format: diagramFormat.format)
-                Output.error("wrote \(written.count) diagram\(written.count == 1 ? "" : "s") to \(output)\n")
+                Output.error("wrote \(Plural.count(written.count, "diagram")) to \(output)\n")
             } catch {
                 throw CommandFailure("cannot write the diagrams to '\(output)': \(WriteFailure.cause(of: error))")
             }

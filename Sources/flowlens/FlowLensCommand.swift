@@ -266,8 +266,8 @@ extension Check {
     func applyFixes(_ result: Pipeline.Result) throws -> Pipeline.Result {
         let plan = FixPlanner.plan(result.report.findings) { try? String(contentsOfFile: $0, encoding: .utf8) }
         let count = plan.changes.reduce(0) { $0 + $1.fixed.count }
-        func files(_ n: Int) -> String { "\(n) file\(n == 1 ? "" : "s")" }
-        func fixes(_ n: Int) -> String { "\(n) finding\(n == 1 ? "" : "s")" }
+        func files(_ n: Int) -> String { Plural.count(n, "file") }
+        func fixes(_ n: Int) -> String { Plural.count(n, "finding") }
         if dryRun {
             try Output.write(FixPlanner.unifiedDiff(plan))
             for line in plan.skipped { Output.error("flowlens: \(line)\n") }
@@ -389,8 +389,8 @@ struct Export: ParsableCommand {
         try Output.write(TextReporter().report(report))
         if !input.quiet {
             Output.error(TextReporter().summary(report))
-            Output.error("wrote \(written.count) file\(written.count == 1 ? "" : "s") to \(output)\n")
-            if clean { Output.error("removed \(removed.count) stale diagram\(removed.count == 1 ? "" : "s")\n") }
+            Output.error("wrote \(Plural.count(written.count, "file")) to \(output)\n")
+            if clean { Output.error("removed \(Plural.count(removed.count, "stale diagram"))\n") }
         }
         throw ExitCode(failed ? Status.invalidInputOrUsage : result.status.rawValue)
     }

@@ -125,21 +125,13 @@ struct PlantUMLStructure {
     var diagrams: [Diagram] = []
 
     init(file: String, environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "scripts/plantuml-structure.py", file] + environment.map { "--define=\($0)=\($1)" }
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus != 2 else {
+        let result = try run("/usr/bin/env", ["python3", "scripts/plantuml-structure.py", file] + environment.map { "--define=\($0)=\($1)" })
+        let data = Data(result.stdout.utf8)
+        let errorText = result.stderr
+        guard result.status != 2 else {
             throw PlantUMLUnavailable(message: "scripts/plantuml-structure.py could not run PlantUML: \(errorText)")
         }
-        accepted = process.terminationStatus == 0
+        accepted = result.status == 0
         errors = errorText
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         for diagram in json["diagrams"] as? [[String: Any]] ?? [] {

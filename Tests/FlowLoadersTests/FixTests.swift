@@ -269,9 +269,17 @@ struct FixRangeTests {
         #expect(findings.contains { $0.message.contains("unknown key 'nexr'") && $0.fix == nil })
     }
 
-    @Test("a misspelt rule id in a suppression comment, in YAML, PlantUML and Swift")
-    func suppressions() throws {
-        let yaml = """
+    /// A suppression comment naming a misspelt rule id, in one input language.
+    struct MisspeltSuppression: Sendable, CustomTestStringConvertible {
+        var file: String
+        var text: String
+        var misspelt: String
+        var meant: String
+        var testDescription: String { file }
+    }
+
+    static let misspeltSuppressions = [
+        MisspeltSuppression(file: "returns.flow.yaml", text: """
             version: 1
             flows:
               - name: Quiet
@@ -279,13 +287,8 @@ struct FixRangeTests {
                   # flowlens:disable-next-line unused-dta-key, dead-end -- the export reads it
                   - {id: a, writes: {audit: String}, next: b}
                   - {id: b, kind: end}
-            """
-        let finding = try #require(checked(yaml).first { $0.rule == "unused-suppression" })
-        #expect(finding.message.contains("did you mean 'unused-data-key'?"))
-        let edit = try #require(finding.fix?.edits.first)
-        #expect(covered(edit.range, in: yaml) == "unused-dta-key" && edit.replacement == "unused-data-key")
-
-        let puml = """
+            """, misspelt: "unused-dta-key", meant: "unused-data-key"),
+        MisspeltSuppression(file: "Kiosk.puml", text: """
             @startuml
             title Kiosk
             [*] --> Idle
@@ -294,13 +297,8 @@ struct FixRangeTests {
             Service --> Idle
             Paying --> [*]
             @enduml
-            """
-        let pumlFinding = try #require(checked(puml, file: "Kiosk.puml").first { $0.rule == "unused-suppression" })
-        #expect(covered(pumlFinding.fix?.edits.first?.range, in: puml) == "unreachable-stp")
-        let pumlFixed = try #require(fixed(puml, [pumlFinding], file: "Kiosk.puml"))
-        #expect(pumlFixed == puml.replacingOccurrences(of: "unreachable-stp ", with: "unreachable-step "))
-
-        let swift = """
+            """, misspelt: "unreachable-stp", meant: "unreachable-step"),
+        MisspeltSuppression(file: "Receipt.swift", text: """
             import Flow_iOS
 
             final class ReceiptOp: FlowOperation {
@@ -315,12 +313,23 @@ struct FixRangeTests {
             func printReceipt() {
                 Flow().add(operation: ReceiptOp()).start()
             }
-            """
-        let swiftFinding = try #require(checked(swift, file: "Receipt.swift").first { $0.rule == "unused-suppression" })
-        #expect(covered(swiftFinding.fix?.edits.first?.range, in: swift) == "missing-data-kye")
-        let swiftFixed = try #require(fixed(swift, [swiftFinding], file: "Receipt.swift"))
-        #expect(swiftFixed == swift.replacingOccurrences(of: "missing-data-kye", with: "missing-data-key"))
-        #expect(checked(swiftFixed, file: "Receipt.swift").filter { $0.rule == "unused-suppression" || $0.rule == "missing-data-key" }.isEmpty)
+            """, misspelt: "missing-data-kye", meant: "missing-data-key"),
+    ]
+
+    @Test("a misspelt rule id in a suppression comment is renamed to the rule meant, and the suppression then works",
+          arguments: misspeltSuppressions)
+    func suppressions(_ example: MisspeltSuppression) throws {
+        let finding = try #require(checked(example.text, file: example.file).first { $0.rule == "unused-suppression" })
+        #expect(finding.message.contains("did you mean '\(example.meant)'?"))
+        let edit = try #require(finding.fix?.edits.first)
+        #expect(covered(edit.range, in: example.text) == example.misspelt && edit.replacement == example.meant)
+        let after = try #require(fixed(example.text, [finding], file: example.file))
+        #expect(after == example.text.replacingOccurrences(of: example.misspelt + " ", with: example.meant + " ")
+            .replacingOccurrences(of: example.misspelt + ",", with: example.meant + ","))
+        // The corrected suppression is used: it is no longer reported, and neither is what it silences.
+        let recheck = checked(after, file: example.file)
+        #expect(!recheck.contains { $0.rule == "unused-suppression" && $0.message.contains(example.meant) })
+        #expect(!recheck.contains { $0.rule == example.meant })
     }
 
     @Test("Swift: a Flow-iOS read's string literal, found from the call, rewritten in the tree")

@@ -104,14 +104,7 @@ struct TestingHelperTests {
         defer { try? FileManager.default.removeItem(atPath: viaLibrary); try? FileManager.default.removeItem(atPath: viaCLI) }
 
         try FlowLens.export(FlowLens.load(["samples/flow-ios"], workingDirectory: packageRoot), to: viaLibrary)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["export", "samples/flow-ios", "--output", viaCLI]
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        _ = try run(binary, ["export", "samples/flow-ios", "--output", viaCLI])
 
         let names = try FileManager.default.contentsOfDirectory(atPath: viaLibrary).sorted()
         #expect(names.count == 15)

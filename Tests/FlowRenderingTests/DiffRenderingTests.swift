@@ -1,6 +1,7 @@
 import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
+import FlowPresentation
 @testable import FlowRendering
 import FlowRules
 import Foundation

@@ -1,6 +1,7 @@
 import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
+import FlowPresentation
 @testable import FlowRendering
 import FlowRules
 import Foundation
@@ -41,7 +42,7 @@ struct DOTBuilderTests {
 
     @Test("html escaping shows control characters visibly, doubles backslashes and turns newlines into breaks")
     func html() {
-        #expect(DOTBuilder.html("a\u{0}b\nc&<>\"'\\N") == "a&lt;U+0000&gt;b<BR/>c&amp;&lt;&gt;&quot;&#39;\\\\N")
+        #expect(Escaping.graphvizLabel("a\u{0}b\nc&<>\"'\\N") == "a&lt;U+0000&gt;b<BR/>c&amp;&lt;&gt;&quot;&#39;\\\\N")
     }
 
     @Test("findings are drawn on their step or edge")

@@ -1,6 +1,7 @@
 import FlowLoaders
 import FlowLensTestSupport
 import FlowModel
+import FlowPresentation
 import FlowRules
 @testable import FlowRendering
 import Foundation

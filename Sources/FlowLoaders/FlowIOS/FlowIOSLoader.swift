@@ -22,25 +22,18 @@ public struct FlowIOSLoader: BatchFlowLoader {
     /// The Flow-iOS flows in already parsed files.
     func flows(in parsed: [ParsedSwiftFile]) -> [Flow] {
         // Index every file in parallel; merge in file order so results never depend on timing.
-        let slots = ResultSlots<FileIndexer>(count: parsed.count)
-        DispatchQueue.concurrentPerform(iterations: parsed.count) { i in
-            slots[i] = FileIndexer(parsed[i]).run()
-        }
+        let indexes = parsed.parallelMap { FileIndexer($0).run() }
         var constants = ConstantTable()
         var classes: [String: ClassFacts] = [:]
         for i in parsed.indices {
-            let index = slots[i]!
+            let index = indexes[i]
             constants.merge(index.constants)
             for facts in index.classes where classes[facts.name] == nil { classes[facts.name] = facts }
         }
         let operations = OperationCatalog(classes: classes, constants: constants)
         let table = constants
 
-        let flowSlots = ResultSlots<[Flow]>(count: parsed.count)
-        DispatchQueue.concurrentPerform(iterations: parsed.count) { i in
-            flowSlots[i] = FlowFinder(file: parsed[i], operations: operations, constants: table).flows()
-        }
-        return parsed.indices.flatMap { flowSlots[$0]! }
+        return parsed.parallelMap { FlowFinder(file: $0, operations: operations, constants: table).flows() }.flatMap { $0 }
     }
 }
 
@@ -278,15 +271,7 @@ extension FlowIOSLoader {
     /// Parses `files` with swift-syntax and does nothing else: the baseline the benchmark compares
     /// `check` against. Returns the number of tokens, so the work cannot be optimised away.
     public static func parseOnly(_ files: [SourceText], parallel: Bool) -> Int {
-        let counts = ResultSlots<Int>(count: files.count)
-        let work: @Sendable (Int) -> Void = { i in
-            counts[i] = Parser.parse(source: files[i].contents).tokens(viewMode: .sourceAccurate).reduce(0) { n, _ in n + 1 }
-        }
-        if parallel {
-            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
-        } else {
-            files.indices.forEach(work)
-        }
-        return files.indices.reduce(0) { $0 + counts[$1]! }
+        let tokens: @Sendable (SourceText) -> Int = { file in Parser.parse(source: file.contents).tokens(viewMode: .sourceAccurate).reduce(0) { n, _ in n + 1 } }
+        return (parallel ? files.parallelMap(tokens) : files.map(tokens)).reduce(0, +)
     }
 }

@@ -31,13 +31,11 @@ struct FlowKitControllerReader {
     /// The implementations in already parsed files: files in the order given, then declarations in
     /// source order.
     func implementations(in files: [ParsedSwiftFile]) -> [MachineImplementation] {
-        let slots = ResultSlots<ControllerIndex>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        let indexes = files.indices.parallelMap { i in
             let indexer = ControllerIndexer(fileIndex: i)
             indexer.walk(files[i].tree)
-            slots[i] = ControllerIndex(adoptions: indexer.adoptions, parts: indexer.parts)
+            return ControllerIndex(adoptions: indexer.adoptions, parts: indexer.parts)
         }
-        let indexes = files.indices.map { slots[$0]! }
         let parts = indexes.flatMap(\.parts)
         // Type bodies first, then extensions; each group in file, then source order.
         let ordered = parts.filter { !$0.isExtension } + parts.filter(\.isExtension)

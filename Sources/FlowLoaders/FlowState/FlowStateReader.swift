@@ -20,16 +20,13 @@ import SwiftSyntax
 struct FlowStateReader {
     /// The FlowState flows in already parsed files.
     func flows(in files: [ParsedSwiftFile]) -> [Flow] {
-        let scans = ResultSlots<FlowStateFileScan>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            scans[i] = FlowStateFileScan(files[i])
-        }
+        let scans = files.parallelMap { FlowStateFileScan($0) }
         // Types that hold steps in properties are one flow each, over all their declarations.
         var typeRoots: [String: [FlowStateUnit.Root]] = [:]
         var typeFirst: [String: (file: Int, position: AbsolutePosition, location: FlowModel.SourceLocation)] = [:]
         var stepTypes = Set<String>()
         for i in files.indices {
-            for decl in scans[i]!.types {
+            for decl in scans[i].types {
                 typeRoots[decl.path, default: []].append(FlowStateUnit.Root(file: files[i], node: decl.node, mode: .typeMembers))
                 if typeFirst[decl.path] == nil { typeFirst[decl.path] = (i, decl.node.position, decl.location) }
                 if decl.holdsSteps { stepTypes.insert(decl.path) }
@@ -42,7 +39,7 @@ struct FlowStateReader {
                           FlowStateUnit(name: path, location: first.location, ownerType: path, roots: typeRoots[path]!)))
         }
         for i in files.indices {
-            for body in scans[i]!.bodies {
+            for body in scans[i].bodies {
                 // A member of a type that is a flow of its own belongs to that flow.
                 if let owner = body.ownerType, stepTypes.contains(owner) { continue }
                 let name = [body.ownerType, body.function].compactMap { $0 }.joined(separator: ".")
@@ -53,14 +50,11 @@ struct FlowStateReader {
         }
         let ordered = units.sorted { ($0.file, $0.position) < ($1.file, $1.position) }.map(\.unit)
 
-        let built = ResultSlots<Flow?>(count: ordered.count)
-        DispatchQueue.concurrentPerform(iterations: ordered.count) { i in
-            built[i] = .some(FlowStateBuilder(unit: ordered[i]).flow())
-        }
+        let built = ordered.parallelMap { FlowStateBuilder(unit: $0).flow() }
         // Overloaded functions give two flows one name: the later ones get `#2`, `#3`.
         var seen: [String: Int] = [:]
         return ordered.indices.compactMap { i -> Flow? in
-            guard var flow = built[i]! else { return nil }
+            guard var flow = built[i] else { return nil }
             seen[flow.id, default: 0] += 1
             if seen[flow.id]! > 1 {
                 flow.id += "#\(seen[flow.id]!)"

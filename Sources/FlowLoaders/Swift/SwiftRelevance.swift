@@ -40,20 +40,17 @@ enum SwiftRelevance {
     /// For each file, whether it must be parsed. Linear in the words of the files: each name is
     /// followed once each way (from the files that mention it to those that declare it, and back).
     static func select(_ files: [SourceText], limits: Limits = .default) -> [Bool] {
-        let skims = ResultSlots<Skim>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            skims[i] = Skim(files[i].contents, nesting: limits.nesting)
-        }
+        let skims = files.parallelMap { Skim($0.contents, nesting: limits.nesting) }
         var declaredBy: [Substring: [Int]] = [:], mentionedBy: [Substring: [Int]] = [:]
         for i in files.indices {
-            for name in skims[i]!.declared { declaredBy[name, default: []].append(i) }
-            for name in skims[i]!.mentions { mentionedBy[name, default: []].append(i) }
+            for name in skims[i].declared { declaredBy[name, default: []].append(i) }
+            for name in skims[i].mentions { mentionedBy[name, default: []].append(i) }
         }
-        var relevant = files.indices.map { skims[$0]!.unsure || skims[$0]!.hasLibraryWord }
+        var relevant = files.indices.map { skims[$0].unsure || skims[$0].hasLibraryWord }
         var queue = files.indices.filter { relevant[$0] }
         var followedMentions = Set<Substring>(), followedDeclarations = Set<Substring>()
         while let file = queue.popLast() {
-            let skim = skims[file]!
+            let skim = skims[file]
             for name in skim.mentions where followedMentions.insert(name).inserted {
                 for other in declaredBy[name] ?? [] where !relevant[other] {
                     relevant[other] = true

@@ -39,11 +39,7 @@ enum SwiftSources {
 
     /// Parses `files` on all cores, in the order given.
     static func parse(_ files: [SourceText], limits: Limits = .default) -> [ParsedSwiftFile] {
-        let slots = ResultSlots<ParsedSwiftFile>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            slots[i] = ParsedSwiftFile(files[i], limits: limits)
-        }
-        return files.indices.map { slots[$0]! }
+        files.parallelMap { ParsedSwiftFile($0, limits: limits) }
     }
 }
 

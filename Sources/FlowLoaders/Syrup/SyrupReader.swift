@@ -16,13 +16,12 @@ struct SyrupReader {
 
     /// The Syrup progressions in already parsed files.
     func flows(in files: [ParsedSwiftFile]) -> [Flow] {
-        let slots = ResultSlots<[TypeDeclaration]>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        let declarations = files.indices.parallelMap { i in
             let indexer = ProgressionIndexer(fileIndex: i)
             indexer.walk(files[i].tree)
-            slots[i] = indexer.declarations
+            return indexer.declarations
         }
-        let catalog = ProgressionCatalog(files.indices.flatMap { slots[$0]! })
+        let catalog = ProgressionCatalog(declarations.flatMap { $0 })
         let progressions = catalog.types.map { type in
             let cases = ProgressionReader(type: type, files: files, catalog: catalog).readCases()
             return CaseConstructions.Progression(path: type.path, cases: Set(cases.map(\.name)),

@@ -76,11 +76,17 @@ public struct FlowStatus: Hashable, Sendable {
         [(Severity.error, errors), (.warning, warnings), (.note, notes)].filter { $0.1 > 0 }
     }
 
-    /// "2 errors · 1 note", or "no problems found".
-    public var text: String {
-        let parts = counts.map { "\($0.count) \(SeverityStyle.of($0.severity).word)\($0.count == 1 ? "" : "s")" }
-        return parts.isEmpty ? "no problems found" : parts.joined(separator: " · ")
-    }
+    /// Each severity present, counted, worst first: `["2 errors", "1 note"]`.
+    public var phrases: [String] { counts.map { Plural.count($0.count, SeverityStyle.of($0.severity).word) } }
+
+    /// What every output says of a status with no finding.
+    public static let clean = "no problems found"
+
+    /// "2 errors · 1 note" (the phrases joined by `separator`), or "no problems found".
+    public func text(separator: String) -> String { phrases.isEmpty ? Self.clean : phrases.joined(separator: separator) }
+
+    /// "2 errors · 1 note", or "no problems found": a diagram's subtitle, the review page's index.
+    public var text: String { text(separator: " · ") }
 
     /// `status-error`, `status-warning`, `status-note` or `status-clean`: the review page's class.
     public var cssClass: String { "status-" + (worst.map { SeverityStyle.of($0).word } ?? "clean") }
@@ -118,25 +124,25 @@ public enum FindingPhrase {
     /// finding is in a state machine (`FlowKind.isStateMachine`), whose readers know its steps as states.
     public static func words(forRule rule: String, stateMachine: Bool = false) -> String {
         switch rule {
-        case "missing-data-key": return "may be missing"
-        case "type-mismatch": return "type does not match"
-        case "unused-data-key": return "set but never read"
-        case "content-never-set": return "content never set"
-        case "unreachable-step": return "never reached"
-        case "duplicate-step": return "defined twice"
-        case "dead-end": return "goes nowhere"
-        case "stuck-step": return "can get stuck"
-        case "unknown-step": return stateMachine ? "no such state" : "no such step"
-        case "unknown-operation": return "unknown operation"
-        case "crossing-transition": return "crosses a composite's border"
-        case "missing-handler": return "no handler"
-        case "unimplemented-transition": return "not implemented in code"
-        case "unmatched-case": return "case not handled"
-        case "nested-case": return "nested case"
-        case "reserved-name": return "reserved name"
-        case "ui-access-in-task": return "UI used off the main thread"
-        case "unanalyzable-flow": return "could not be read fully"
-        case "invalid-input": return "could not be read"
+        case RuleID.missingDataKey: return "may be missing"
+        case RuleID.typeMismatch: return "type does not match"
+        case RuleID.unusedDataKey: return "set but never read"
+        case RuleID.contentNeverSet: return "content never set"
+        case RuleID.unreachableStep: return "never reached"
+        case RuleID.duplicateStep: return "defined twice"
+        case RuleID.deadEnd: return "goes nowhere"
+        case RuleID.stuckStep: return "can get stuck"
+        case RuleID.unknownStep: return stateMachine ? "no such state" : "no such step"
+        case RuleID.unknownOperation: return "unknown operation"
+        case RuleID.crossingTransition: return "crosses a composite's border"
+        case RuleID.missingHandler: return "no handler"
+        case RuleID.unimplementedTransition: return "not implemented in code"
+        case RuleID.unmatchedCase: return "case not handled"
+        case RuleID.nestedCase: return "nested case"
+        case RuleID.reservedName: return "reserved name"
+        case RuleID.uiAccessInTask: return "UI used off the main thread"
+        case RuleID.unanalyzableFlow: return "could not be read fully"
+        case RuleID.invalidInput: return "could not be read"
         default: return rule
         }
     }
@@ -148,8 +154,14 @@ public enum FindingPhrase {
         // On a state rather than an edge, `unknown-step` is a handler that moves where the diagram
         // draws no transition (to a state that exists, or to none): "no such state" would be false
         // when the state is drawn right there.
-        if stateMachine, finding.rule == "unknown-step", finding.edge == nil { words = "no such transition" }
+        if stateMachine, finding.rule == RuleID.unknownStep, finding.edge == nil { words = "no such transition" }
         return "\(SeverityStyle.of(finding.severity).glyph) \(words)" + (finding.key.map { ": \($0)" } ?? "")
+    }
+
+    /// Whether a step with `findings` is drawn as never reached (grey, dashed): no path reaches it, or
+    /// it is the second definition of a step id, which the flow never runs.
+    public static func meansNeverReached(_ findings: [Finding]) -> Bool {
+        findings.contains { $0.rule == RuleID.unreachableStep || $0.rule == RuleID.duplicateStep }
     }
 
     /// The phrase of every distinct finding on one element, worst first, with its severity: for an
@@ -158,46 +170,5 @@ public enum FindingPhrase {
         var seen = Set<String>()
         return findings.sorted { ($0.severity, $1.rule, $1.key ?? "") > ($1.severity, $0.rule, $0.key ?? "") }
             .map { ($0.severity, text($0, stateMachine: stateMachine)) }.filter { seen.insert($0.text).inserted }
-    }
-}
-
-/// User text made safe to display: characters that would hide or reorder what is shown are written
-/// visibly, as compilers do against "Trojan Source", and over-long text is shortened.
-public enum DisplayText {
-    /// The longest piece of user text a diagram shows, in characters; the report keeps the full text.
-    public static let maximumLength = 160
-
-    /// Whether `scalar` must not be shown as itself: C0/C1 controls (not line breaks), bidirectional
-    /// embeddings, overrides and isolates, zero-width characters and marks, the byte-order mark, line
-    /// and paragraph separators, and noncharacters (U+FDD0–FDEF, U+xFFFE/U+xFFFF: Graphviz drops every
-    /// label of a diagram holding one).
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if scalar == "\n" { return false }
-        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v)
-            || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0x061C
-            || (0xFDD0...0xFDEF).contains(v) || (v & 0xFFFE) == 0xFFFE
-    }
-
-    /// `text` with each hidden character written as `<U+202E>` (a tab as a space), then capped at
-    /// `limit` characters with "…".
-    public static func visible(_ text: String, limit: Int? = maximumLength) -> String {
-        var out = ""
-        var changed = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\t" {
-                out += " "
-                changed = true
-            } else if isHidden(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
-                changed = true
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        let shown = changed ? out : text
-        guard let limit, shown.count > limit else { return shown }
-        return String(shown.prefix(limit - 1)) + "…"
     }
 }

@@ -1,0 +1,30 @@
+import Dispatch
+import Foundation
+
+extension RandomAccessCollection where Self: Sendable, Index == Int {
+    /// `map(transform)` run on all cores. The result is in the collection's order whatever the
+    /// timing, so output built from it stays deterministic.
+    public func parallelMap<T>(_ transform: @Sendable (Element) -> T) -> [T] {
+        let slots = ResultSlots<T>(count: count)
+        let start = startIndex
+        DispatchQueue.concurrentPerform(iterations: count) { offset in
+            slots[offset] = transform(self[start + offset])
+        }
+        return (0..<count).map { slots[$0]! }
+    }
+}
+
+/// Fixed slots written by concurrent workers, each slot by exactly one worker.
+public final class ResultSlots<T>: @unchecked Sendable {
+    private var slots: [T?]
+    private let lock = NSLock()
+
+    /// `count` empty slots.
+    public init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// The slot's value; nil until written.
+    public subscript(index: Int) -> T? {
+        get { lock.lock(); defer { lock.unlock() }; return slots[index] }
+        set { lock.lock(); defer { lock.unlock() }; slots[index] = newValue }
+    }
+}

@@ -1,0 +1,229 @@
+import FlowModel
+
+/// Every escaping FlowLens writes, one function per output language, all built on one substitution
+/// loop (`replacing`) and one classification of the characters that need care (`isControl`,
+/// `isNoncharacter`, `DisplayText.isHidden`). A new output language adds its function here.
+public enum Escaping {
+    // MARK: - Characters
+
+    /// C0 controls (line breaks and tabs included), DEL and the C1 controls.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Unicode noncharacters: U+FDD0–FDEF and the last two code points of every plane (U+FFFE, U+FFFF,
+    /// U+1FFFE …). Graphviz drops every label of a diagram holding one; GitHub's runner garbles them.
+    public static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (0xFDD0...0xFDEF).contains(scalar.value) || (scalar.value & 0xFFFE) == 0xFFFE
+    }
+
+    /// Characters XML 1.0 forbids even as character references: the C0 controls but tab, line feed and
+    /// carriage return, and U+FFFE, U+FFFF (a Swift string holds no surrogate).
+    public static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+
+    /// The code point in hexadecimal, at least four digits (`00e9`, `202E` when `uppercase`).
+    public static func hex(_ scalar: Unicode.Scalar, uppercase: Bool = false) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: uppercase)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// `text` with every character for which `replacement` returns text replaced by that text; the
+    /// others kept as they are. The one loop every escaping below runs.
+    public static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    /// The entity of a markup character (`&`, `<`, `>`, `"`, and `'` when `apostrophe`), shared by
+    /// HTML, XML and Graphviz's HTML-like labels.
+    static func entity(_ scalar: Unicode.Scalar, apostrophe: Bool) -> String? {
+        switch scalar {
+        case "&": return "&amp;"
+        case "<": return "&lt;"
+        case ">": return "&gt;"
+        case "\"": return "&quot;"
+        case "'": return apostrophe ? "&#39;" : nil
+        default: return nil
+        }
+    }
+
+    // MARK: - Languages
+
+    /// HTML content and attribute values (the review page). Characters that would hide or reorder
+    /// text are shown visibly (`<U+202E>`), never capped: the page is where the full text is read.
+    public static func html(_ text: String) -> String {
+        replacing(DisplayText.visible(text, limit: nil)) { entity($0, apostrophe: true) }
+    }
+
+    /// A Graphviz HTML-like label: markup characters become entities, a backslash is doubled
+    /// (Graphviz expands `\N`, `\G`, `\E`, `\T`, `\H`, `\L`, `\l`, `\r` even in HTML-like labels, after
+    /// decoding entities), hidden characters are written visibly and long text is capped
+    /// (`DisplayText`), and line breaks become `<BR/>`.
+    public static func graphvizLabel(_ text: String) -> String {
+        replacing(DisplayText.visible(text)) { scalar in
+            switch scalar {
+            case "\\": return "\\\\"
+            case "\n": return "<BR/>"
+            default: return entity(scalar, apostrophe: true)
+            }
+        }
+    }
+
+    /// XML 1.0 attribute values and element content (checkstyle, JUnit); always well-formed whatever
+    /// the text holds:
+    /// - `&`, `<`, `>` and `"` become entity references (attributes are always written in double
+    ///   quotes, so `'` stays as it is, which keeps messages such as `step 'x'` readable);
+    /// - tab, line feed and carriage return become character references (`&#9;`, `&#10;`, `&#13;`):
+    ///   written raw, an XML parser would normalise them to spaces in an attribute value; with
+    ///   `keepingLineBreaks` (element content preserves them) tab and line feed stay as they are;
+    /// - the characters XML 1.0 forbids even as references become U+FFFD, the replacement character,
+    ///   so a parser never rejects the file;
+    /// - DEL and the C1 controls (allowed, but invisible) become character references.
+    public static func xml(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        replacing(text) { scalar in
+            switch scalar {
+            case "\t": return keepingLineBreaks ? "\t" : "&#9;"
+            case "\n": return keepingLineBreaks ? "\n" : "&#10;"
+            case "\r": return "&#13;"
+            default:
+                if isForbiddenInXML(scalar) { return "\u{FFFD}" }
+                if isControl(scalar) { return "&#\(scalar.value);" }
+                return entity(scalar, apostrophe: false)
+            }
+        }
+    }
+
+    /// A JSON string literal, quotes included. Control characters, DEL and U+2028/U+2029 (valid JSON,
+    /// but they end a JavaScript line when the JSON is embedded in a script) are written `\uXXXX`, as
+    /// is every character `alsoEscaping` names (a Mermaid comment hides `%` and markup this way).
+    public static func json(_ text: String, alsoEscaping: (Unicode.Scalar) -> Bool = { _ in false }) -> String {
+        var out = "\""
+        json(text, into: &out, alsoEscaping: alsoEscaping)
+        return out + "\""
+    }
+
+    /// `json(_:alsoEscaping:)` without the quotes, appended to `out` (the JSON writer's fast path).
+    public static func json(_ text: String, into out: inout String, alsoEscaping: (Unicode.Scalar) -> Bool = { _ in false }) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}" || alsoEscaping(scalar) {
+                    out += "\\u" + hex(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+    }
+
+    /// Markdown prose (a heading, a list item, a path sentence): Markdown's punctuation
+    /// backslash-escaped, line breaks as spaces.
+    public static func markdown(_ text: String) -> String {
+        // By character, not scalar: a CR LF is one line break, one space.
+        var out = ""
+        for character in text {
+            if character.isNewline { out += " "; continue }
+            if "\\`*_{}[]()#+-.!<>|~&".contains(character) { out += "\\" }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A Markdown table cell: the punctuation that would format or split it backslash-escaped, line
+    /// breaks as `<br>` (a CR LF as one), other control characters as spaces; never empty.
+    public static func markdownTableCell(_ text: String) -> String {
+        var previousCR = false
+        let out = replacing(text) { scalar in
+            defer { previousCR = scalar == "\r" }
+            switch scalar {
+            case "\n": return previousCR ? "" : "<br>"
+            case "\r": return "<br>"
+            case "\\", "`", "*", "_", "~", "[", "]", "<", ">", "&", "|": return "\\" + String(scalar)
+            default: return scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
+            }
+        }
+        return out.isEmpty ? " " : out
+    }
+
+    /// `text` as a Markdown code span in a table cell. The fence is one backtick longer than the
+    /// longest run of backticks inside, with spaces when the text starts or ends with one; control
+    /// characters become spaces (a code span cannot hold `<br>`); `|` is still escaped, because tables
+    /// split cells before code spans are parsed (GFM renders `\|` in code as `|`).
+    public static func markdownCodeSpan(_ text: String) -> String {
+        let flat = replacing(text) { $0.value < 0x20 || $0.value == 0x7F ? " " : nil }
+        var longest = 0, run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = flat.hasPrefix("`") || flat.hasSuffix("`") ? " " : ""
+        return fence + pad + flat.replacing("|", with: "\\|") + pad + fence
+    }
+
+    /// A GitHub Actions workflow command's message: `%` → `%25`, CR → `%0D`, LF → `%0A`; the other
+    /// control characters but tab, and noncharacters, become U+FFFD, as in the XML reports: the runner
+    /// has no escape for them, and written raw an ESC would start a terminal escape sequence in the log.
+    public static func gitHubCommandData(_ text: String) -> String {
+        replacing(text) { scalar in
+            switch scalar {
+            case "%": return "%25"
+            case "\r": return "%0D"
+            case "\n": return "%0A"
+            case "\t": return nil
+            default: return isControl(scalar) || isNoncharacter(scalar) ? "\u{FFFD}" : nil
+            }
+        }
+    }
+
+    /// A GitHub Actions workflow command's property value: as its data, and `:` → `%3A`, `,` → `%2C`.
+    public static func gitHubCommandProperty(_ text: String) -> String {
+        replacing(gitHubCommandData(text)) { scalar in
+            switch scalar {
+            case ":": return "%3A"
+            case ",": return "%2C"
+            default: return nil
+            }
+        }
+    }
+}
+
+/// User text made safe to display: characters that would hide or reorder what is shown are written
+/// visibly, as compilers do against "Trojan Source", and over-long text is shortened.
+public enum DisplayText {
+    /// The longest piece of user text a diagram shows, in characters; the report keeps the full text.
+    public static let maximumLength = 160
+
+    /// Whether `scalar` must not be shown as itself: C0/C1 controls (not line breaks), bidirectional
+    /// embeddings, overrides and isolates, zero-width characters and marks, the byte-order mark, line
+    /// and paragraph separators, and noncharacters (U+FDD0–FDEF, U+xFFFE/U+xFFFF: Graphviz drops every
+    /// label of a diagram holding one).
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if scalar == "\n" { return false }
+        return Escaping.isControl(scalar) || (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v)
+            || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0x061C
+            || Escaping.isNoncharacter(scalar)
+    }
+
+    /// `text` with each hidden character written as `<U+202E>` (a tab as a space), then capped at
+    /// `limit` characters with "…".
+    public static func visible(_ text: String, limit: Int? = maximumLength) -> String {
+        let shown = Escaping.replacing(text) { scalar in
+            scalar == "\t" ? " " : isHidden(scalar) ? "<U+" + Escaping.hex(scalar, uppercase: true) + ">" : nil
+        }
+        guard let limit, shown.count > limit else { return shown }
+        return String(shown.prefix(limit - 1)) + "…"
+    }
+}

@@ -1,0 +1,132 @@
+import FlowModel
+import FlowPresentation
+import Foundation
+import FoundationXML
+import Testing
+
+@Suite("Presentation model")
+struct PresentationTests {
+    // MARK: - Step rows
+
+    @Test("a step's rows: types, then what it does for each element, details, data, implementation")
+    func groupRows() {
+        let step = Step(id: "price", name: "Price items", kind: .group, contentType: "[LineItem]", resultType: "Money",
+                        group: GroupSpec(inputKey: "lineItems", outputKey: "prices", elementKey: "item",
+                                         elementReads: [DataAccess(key: "item", type: "LineItem"), DataAccess(key: "coupon", optional: true)],
+                                         elementWrites: [DataAccess(key: "price", type: "Money")]),
+                        implementation: "PriceItemOperation", details: ["at most 4 at once"])
+        #expect(StepRows.rows(of: step, flows: []).map(\.text) == [
+            "[LineItem] → Money", "for each element of lineItems → prices", "at most 4 at once",
+            "needs item (LineItem)", "may use coupon", "gives price (Money)", "PriceItemOperation",
+        ])
+    }
+
+    @Test("Void content says nothing and is left out; a result alone is still shown", arguments: ["Void", "()"])
+    func voidContent(void: String) {
+        let silent = Step(id: "tick", contentType: TypeName(void))
+        #expect(StepRows.rows(of: silent, flows: []).isEmpty)
+        let withResult = Step(id: "finish", contentType: TypeName(void), resultType: "Receipt")
+        #expect(StepRows.rows(of: withResult, flows: []).map(\.text) == ["→ Receipt"])
+    }
+
+    @Test("a sub-flow step names the flow it runs by its name, says its states are drawn elsewhere, or says nothing when drawn inside")
+    func subflowRows() {
+        let address = Flow(id: "flows/address.flow.yaml#enter", name: "Enter address", kind: .declarative, steps: [])
+        let step = Step(id: "addr", kind: .subflow, contentType: "Draft", subflow: address.id, implementation: "AddressCoordinator")
+        #expect(StepRows.rows(of: step, flows: [address]).map(\.text) == ["Draft", "runs the flow “Enter address”", "AddressCoordinator"])
+        #expect(StepRows.rows(of: step, flows: [], nesting: .named).map(\.text)[1] == "runs the flow “flows/address.flow.yaml#enter”")
+        #expect(StepRows.rows(of: step, flows: [address], nesting: .ownDiagram).map(\.text) == ["Draft", "has its own states, drawn in its own diagram", "AddressCoordinator"])
+        #expect(StepRows.rows(of: step, flows: [address], nesting: .drawnInside).map(\.text) == ["Draft", "AddressCoordinator"])
+        // A name that is the step's own is not repeated as its implementation.
+        #expect(StepRows.rows(of: Step(id: "Checkout", implementation: "Checkout"), flows: []).isEmpty)
+    }
+
+    // MARK: - Status and plurals
+
+    @Test("a status counts each severity, worst first, and says so when there is none")
+    func status() {
+        func finding(_ severity: Severity) -> Finding { Finding(rule: RuleID.deadEnd, severity: severity, message: "m", location: nil) }
+        #expect(FlowStatus(counting: []).text == "no problems found")
+        #expect(FlowStatus(counting: [finding(.note), finding(.error), finding(.error)]).text == "2 errors · 1 note")
+        #expect(FlowStatus(counting: [finding(.warning)]).text(separator: ", ") == "1 warning")
+        #expect(Plural.count(0, "flow") == "0 flows")
+        #expect(Plural.count(1, "flow") == "1 flow")
+        #expect(Plural.noun(3, "new finding") == "new findings")
+    }
+
+    // MARK: - Escaping
+
+    /// Text with every kind of character an escaper must care about.
+    static let hostile: String = {
+        let visible = "Pay <now> & \"save\" 'x' \\N 100% a:b,c\tT\rR\nL "
+        let scalars: [UInt32] = [0x0, 0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x7F, 0x85, 0x20, 0x202E, 0x20, 0x200B, 0x20, 0x2028, 0x20, 0xFEFF,
+                                 0x20, 0xFDD0, 0x20, 0xFFFE, 0x20, 0x1FFFF, 0x20, 0xE9, 0x20, 0x1D11E]
+        return visible + String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+    }()
+
+    @Test("JSON: the escaped text is a JSON string that decodes back to the text, with no raw control, separator or escaped-extra character")
+    func json() throws {
+        for extra in [false, true] {
+            let escaped = Escaping.json(Self.hostile, alsoEscaping: { extra && "%<>&".unicodeScalars.contains($0) })
+            let decoded = try JSONSerialization.jsonObject(with: Data("[\(escaped)]".utf8)) as? [String]
+            #expect(decoded == [Self.hostile])
+            let raw = escaped.unicodeScalars.filter { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x2028 || $0.value == 0x2029 }
+            #expect(raw.isEmpty)
+            #expect(escaped.contains("%") == !extra)
+            #expect(escaped.contains("<") == !extra)
+        }
+    }
+
+    @Test("XML: attribute and element text parse back, controls XML forbids become U+FFFD, and line breaks survive an attribute")
+    func xml() throws {
+        let document = "<r a=\"\(Escaping.xml(Self.hostile))\">\(Escaping.xml(Self.hostile, keepingLineBreaks: true))</r>"
+        let parsed = try XMLDocument(xmlString: document)
+        let root = try #require(parsed.rootElement())
+        let attribute = try #require(root.attribute(forName: "a")?.stringValue)
+        for kept in ["\t", "\n", "\r"] { #expect(attribute.contains(kept)) }
+        #expect(attribute.contains("\u{FFFD}"))
+        let forbidden = attribute.unicodeScalars.filter { $0.value == 0 || $0.value == 0x1B || $0.value == 0xFFFE }
+        #expect(forbidden.isEmpty)
+        #expect(attribute.contains("<now> & \"save\" 'x'"))
+        #expect(root.stringValue?.contains("Pay <now>") == true)
+    }
+
+    @Test("HTML and Graphviz labels: no raw markup, hidden characters shown visibly; only the label doubles backslashes, breaks lines and caps")
+    func markup() {
+        let html = Escaping.html(Self.hostile)
+        let label = Escaping.graphvizLabel(Self.hostile)
+        for text in [html, label] {
+            for raw in ["<now>", "\"save\"", "'x'", "\u{202E}"] { #expect(!text.contains(raw)) }
+            for shown in ["&lt;now&gt;", "&quot;save&quot;", "&#39;x&#39;", "&lt;U+202E&gt;", "&lt;U+0000&gt;"] { #expect(text.contains(shown)) }
+        }
+        #expect(html.contains(" \\N "))
+        #expect(label.contains(" \\\\N "))
+        #expect(label.contains("<BR/>"))
+        #expect(!html.contains("<BR/>"))
+        #expect(html.contains("\n"))
+        let long = String(repeating: "ab", count: 200)
+        #expect(Escaping.graphvizLabel(long).count == DisplayText.maximumLength)
+        #expect(Escaping.html(long) == long)
+    }
+
+    @Test("GitHub command data and properties: nothing that ends a command or starts a terminal escape is left raw")
+    func gitHub() {
+        let data = Escaping.gitHubCommandData(Self.hostile)
+        let raw = data.unicodeScalars.filter { [0x0A, 0x0D, 0x1B, 0x0, 0x85].contains($0.value) }
+        #expect(raw.isEmpty)
+        for shown in ["100%25", "%0D", "%0A", "\t"] { #expect(data.contains(shown)) }
+        let property = Escaping.gitHubCommandProperty(Self.hostile)
+        #expect(property.contains("a%3Ab%2Cc"))
+        #expect(!property.contains(":"))
+        #expect(!property.contains(","))
+    }
+
+    @Test("Markdown: prose, table cells and code spans each keep their text literal in their context")
+    func markdown() {
+        #expect(Escaping.markdown("Use *bold* [x](y) #1\r\nnext") == "Use \\*bold\\* \\[x\\]\\(y\\) \\#1 next")
+        #expect(Escaping.markdownTableCell("a|b\r\nc\nd`e`") == "a\\|b<br>c<br>d\\`e\\`")
+        #expect(Escaping.markdownTableCell("") == " ")
+        #expect(Escaping.markdownCodeSpan("x ``y`` |z|") == "```x ``y`` \\|z\\|```")
+        #expect(Escaping.markdownCodeSpan("`edge`\n") == "`` `edge`  ``")
+    }
+}
