@@ -111,7 +111,8 @@ struct FlowIOSReflection {
         let value: MirrorValue
         var children: [Node] = []
         var parents = 0
-        var stepIndex = -1
+        /// Its place in add order.
+        var index = -1
         init(_ value: MirrorValue) { self.value = value }
     }
 
@@ -153,45 +154,24 @@ struct FlowIOSReflection {
             stack += current.children.reversed()
         }
 
-        result.steps.append(Step(id: "start", name: "start", kind: .start))
-        root.stepIndex = 0
-        var counts: [String: Int] = [:]
-        func uniqueID(_ base: String) -> String {
-            counts[base, default: 0] += 1
-            return counts[base]! == 1 ? base : "\(base)#\(counts[base]!)"
-        }
-        for node in order {
-            node.stepIndex = result.steps.count
-            result.steps.append(step(for: node, id: uniqueID))
-        }
-        var finish = Step(id: "finish", name: "finish", kind: .end)
         // A block is a closure: what it reads is unknown. The will-start block runs with the data the
         // flow starts with (the source loader puts its reads on the start step), the did-finish block
         // with what it ends with (on the finish step).
-        if object["willStartBlock"] != nil { result.steps[0].unresolved.append(.dynamicReadKey(nil)) }
+        var start = Step(id: "start", name: "start", kind: .start)
+        var finish = Step(id: "finish", name: "finish", kind: .end)
+        if object["willStartBlock"] != nil { start.unresolved.append(.dynamicReadKey(nil)) }
         if object["didFinishBlock"] != nil { finish.unresolved.append(.dynamicReadKey(nil)) }
-        result.steps.append(finish)
-        result.entries = ["start"]
-
-        for node in [root] + order {
-            let from = result.steps[node.stepIndex].id
-            if node.children.isEmpty {
-                result.transitions.append(Transition(from: from, to: "finish"))
-                continue
-            }
-            for child in node.children {
-                var transition = Transition(from: from, to: result.steps[child.stepIndex].id)
-                if let flowCase = child.value["flowCase"].map(MirrorValue.init) {
-                    let key = flowCase["key"] as? String, value = flowCase["value"] as? String
-                    if node.children.count == 1 {
-                        transition.label = "\(key ?? "?") = \(value ?? "?") (only case: not checked)"
-                    } else if let key, let value {
-                        transition.condition = .equals(key: key, value: value)
-                    }
-                }
-                result.transitions.append(transition)
-            }
-        }
+        for (index, node) in order.enumerated() { node.index = index }
+        FlowIOSTree.assemble(&result, start: start, finish: finish, count: order.count,
+                             step: { step(for: order[$0], id: $1) },
+                             children: { index in
+                                 (index.map { order[$0] } ?? root).children.map { child in
+                                     FlowIOSTree.Child(node: child.index, flowCase: child.value["flowCase"].map(MirrorValue.init).map { flowCase in
+                                         FlowIOSTree.Case(key: flowCase["key"] as? String, value: flowCase["value"] as? String)
+                                     })
+                                 }
+                             },
+                             leafLocation: { _ in nil })
 
         // The bucket as it is now (before `start()`, the data the flow starts with), in key order.
         if let bucket = object["dataBucket"] as? [String: Any] {

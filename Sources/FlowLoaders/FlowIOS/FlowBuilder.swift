@@ -17,7 +17,8 @@ struct FlowBuilder {
         let call: FunctionCallExprSyntax?
         var flowCase: (key: String?, value: String?, syntax: ExprSyntax)?
         var children: [Node] = []
-        var stepIndex = -1
+        /// Its place in add order.
+        var index = -1
 
         init(_ kind: Kind, _ call: FunctionCallExprSyntax?) {
             self.kind = kind
@@ -88,49 +89,23 @@ struct FlowBuilder {
 
         // Steps: a start, one step per node, and the finish every leaf reaches.
         // Will-start blocks run with the data the flow starts with; did-finish blocks with what it ends with.
-        flow.steps.append(Step(id: "start", name: "start", kind: .start, location: flow.location, reads: bucketReads(startBlocks)))
-        root.stepIndex = 0
-        var idCounts: [String: Int] = [:]
-        func uniqueID(_ base: String) -> String {
-            idCounts[base, default: 0] += 1
-            return idCounts[base]! == 1 ? base : "\(base)#\(idCounts[base]!)"
-        }
-        for node in allNodes {
-            node.stepIndex = flow.steps.count
-            flow.steps.append(step(for: node, id: uniqueID))
-        }
+        for (index, node) in allNodes.enumerated() { node.index = index }
+        let start = Step(id: "start", name: "start", kind: .start, location: flow.location, reads: bucketReads(startBlocks))
         let finish = Step(id: "finish", name: "finish", kind: .end,
                           location: startCall.map { file.callLocation($0) } ?? flow.location,
                           reads: bucketReads(finishBlocks))
-        let finishIndex = flow.steps.count
-        flow.steps.append(finish)
-        flow.entries = ["start"]
-
-        // Transitions: a node with one child takes it without checking its case (Flow-iOS quirk);
-        // with several, the first child whose case matches; with none, the flow finishes.
-        for node in [root] + allNodes {
-            let from = flow.steps[node.stepIndex].id
-            if node.children.isEmpty {
-                flow.transitions.append(Transition(from: from, to: flow.steps[finishIndex].id,
-                                                   location: node.call.map { file.callLocation($0) }))
-                continue
-            }
-            for child in node.children {
-                var transition = Transition(from: from, to: flow.steps[child.stepIndex].id,
-                                            location: child.call.map { file.callLocation($0) })
-                if let flowCase = child.flowCase {
-                    transition.location = file.location(flowCase.syntax)
-                    if node.children.count == 1 {
-                        transition.label = "\(flowCase.key ?? "?") = \(flowCase.value ?? "?") (only case: not checked)"
-                    } else if let key = flowCase.key, let value = flowCase.value {
-                        transition.condition = .equals(key: key, value: value)
-                    } else {
-                        transition.condition = .expression(flowCase.syntax.trimmedDescription)
-                    }
-                }
-                flow.transitions.append(transition)
-            }
-        }
+        FlowIOSTree.assemble(&flow, start: start, finish: finish, count: allNodes.count,
+                             step: { step(for: allNodes[$0], id: $1) },
+                             children: { index in
+                                 (index.map { allNodes[$0] } ?? root).children.map { child in
+                                     FlowIOSTree.Child(node: child.index, flowCase: child.flowCase.map { flowCase in
+                                         FlowIOSTree.Case(key: flowCase.key, value: flowCase.value,
+                                                          expression: flowCase.syntax.trimmedDescription,
+                                                          location: file.location(flowCase.syntax))
+                                     }, location: child.call.map { file.callLocation($0) })
+                                 }
+                             },
+                             leafLocation: { index in index.flatMap { allNodes[$0].call }.map { file.callLocation($0) } })
 
         if let dataBucket { initialData(dataBucket, into: &flow) }
         return flow
