@@ -255,8 +255,8 @@ var figures: [(String, Double, Double)] = []
 for corpus in [allFlows, app] {
     print("\ncorpus '\(corpus.name)'")
     let sources = readSources(corpus)
-    let parseSerial = median { sink &+= FlowIOSLoader.parseOnly(sources, parallel: false) }
-    let parseParallel = median { sink &+= FlowIOSLoader.parseOnly(sources, parallel: true) }
+    let parseSerial = median { sink &+= FlowIOSReader.parseOnly(sources, parallel: false) }
+    let parseParallel = median { sink &+= FlowIOSReader.parseOnly(sources, parallel: true) }
     var report: Report?
     let check = median { report = FlowLens.check([corpus.folder], workingDirectory: corpus.folder) }
     // The same check parsing every Swift file: the pre-filter must not change a byte of the report.

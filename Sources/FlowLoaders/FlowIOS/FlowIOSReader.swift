@@ -11,7 +11,7 @@ import SwiftSyntax
 /// built by separate statements), replays its builder calls exactly as Flow-iOS builds its operation
 /// tree, and turns the tree into the IR with each operation's reads and writes resolved through its
 /// class hierarchy. Both passes run on all cores; output order follows the files and positions.
-public struct FlowIOSLoader: BatchFlowLoader {
+public struct FlowIOSReader: BatchFlowLoader {
     /// Creates the loader.
     public init() {}
 
@@ -155,7 +155,7 @@ struct FlowFinder {
         visitor.walk(file.tree)
         var result: [Flow] = []
         for (body, function) in visitor.bodies {
-            let owner = FileIndexer.enclosingTypePath(body)
+            let owner = body.enclosingTypePath
             let base = [owner, function].compactMap { $0 }.joined(separator: ".")
             let found = instances(in: body)
             guard !found.isEmpty else { continue }
@@ -267,7 +267,7 @@ struct FlowFinder {
     }
 }
 
-extension FlowIOSLoader {
+extension FlowIOSReader {
     /// Parses `files` with swift-syntax and does nothing else: the baseline the benchmark compares
     /// `check` against. Returns the number of tokens, so the work cannot be optimised away.
     public static func parseOnly(_ files: [SourceText], parallel: Bool) -> Int {

@@ -132,32 +132,12 @@ final class FileIndexer: SyntaxVisitor {
         return self
     }
 
-    /// The path of the types (and extensions) around `node`, outermost first: `Outer.Inner`.
-    static func enclosingTypePath(_ node: some SyntaxProtocol) -> String? {
-        var names: [String] = []
-        var current = node.parent
-        while let node = current {
-            if let decl = node.as(ClassDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
-            if let decl = node.as(StructDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
-            if let decl = node.as(EnumDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
-            if let decl = node.as(ActorDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
-            if let decl = node.as(ExtensionDeclSyntax.self) { names.insert(decl.extendedType.trimmedDescription, at: 0) }
-            current = node.parent
-        }
-        return names.isEmpty ? nil : names.joined(separator: ".")
-    }
-
-    /// The path of the type `node` declares: its enclosing types and its own name.
-    static func typePath(of node: some SyntaxProtocol, named name: String) -> String {
-        enclosingTypePath(node).map { "\($0).\(name)" } ?? name
-    }
-
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // `let`/`static let` constants with a string literal, in a type or at file scope (not locals).
         guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .visitChildren }
         let inFunction = node.enclosing(CodeBlockSyntax.self) != nil || node.enclosing(ClosureExprSyntax.self) != nil
         guard !inFunction else { return .visitChildren }
-        let type = Self.enclosingTypePath(node)
+        let type = node.enclosingTypePath
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                   let value = binding.initializer?.value.stringLiteralValue else { continue }
@@ -171,7 +151,7 @@ final class FileIndexer: SyntaxVisitor {
         let isString = enumDecl.inheritanceClause?.inheritedTypes.contains { baseTypeName($0.type) == "String" } ?? false
         guard isString else { return .visitChildren }
         let raw = node.rawValue.flatMap { $0.value.stringLiteralValue } ?? node.name.text
-        constants.add("\(node.name.text).rawValue", in: Self.typePath(of: enumDecl, named: enumDecl.name.text), value: raw)
+        constants.add("\(node.name.text).rawValue", in: enumDecl.typePath(named: enumDecl.name.text), value: raw)
         return .visitChildren
     }
 
@@ -189,13 +169,13 @@ final class FileIndexer: SyntaxVisitor {
                 }
                 if name == "primaryInputParamKey" || name == "primaryOutputParamKey",
                    let returned = Self.returnedExpression(binding) {
-                    let key = KeyExpression(returned, inType: Self.typePath(of: node, named: node.name.text))
+                    let key = KeyExpression(returned, inType: node.typePath(named: node.name.text))
                     if name == "primaryInputParamKey" { facts.primaryInput = key } else { facts.primaryOutput = key }
                 }
             }
         }
         propertyTypes[node.name.text] = properties
-        let collector = AccessCollector(file: file, typeName: Self.typePath(of: node, named: node.name.text), properties: properties)
+        let collector = AccessCollector(file: file, typeName: node.typePath(named: node.name.text), properties: properties)
         collector.walk(node.memberBlock)
         facts.reads = collector.reads
         facts.writes = collector.writes

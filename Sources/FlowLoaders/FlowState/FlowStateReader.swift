@@ -141,7 +141,7 @@ struct FlowStateFileScan {
             /// Opens a candidate body at `opener` unless one is open (a nested function is part of it).
             func open(_ body: some SyntaxProtocol, function: String, at token: some SyntaxProtocol, opener: some SyntaxProtocol) {
                 guard current == nil else { return }
-                candidates.append((Body(ownerType: FileIndexer.enclosingTypePath(body), function: function, node: Syntax(body),
+                candidates.append((Body(ownerType: body.enclosingTypePath, function: function, node: Syntax(body),
                                         location: file.location(token), mode: .body), false))
                 current = (candidates.count - 1, opener.id)
             }
@@ -151,28 +151,28 @@ struct FlowStateFileScan {
             }
 
             override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-                enterType(node, path: FileIndexer.typePath(of: node, named: node.name.text), nameToken: node.name, members: node.memberBlock)
+                enterType(node, path: node.typePath(named: node.name.text), nameToken: node.name, members: node.memberBlock)
                 return .visitChildren
             }
             override func visitPost(_ node: ClassDeclSyntax) { typeDepth -= 1 }
             override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-                enterType(node, path: FileIndexer.typePath(of: node, named: node.name.text), nameToken: node.name, members: node.memberBlock)
+                enterType(node, path: node.typePath(named: node.name.text), nameToken: node.name, members: node.memberBlock)
                 return .visitChildren
             }
             override func visitPost(_ node: StructDeclSyntax) { typeDepth -= 1 }
             override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-                enterType(node, path: FileIndexer.typePath(of: node, named: node.name.text), nameToken: node.name, members: node.memberBlock)
+                enterType(node, path: node.typePath(named: node.name.text), nameToken: node.name, members: node.memberBlock)
                 return .visitChildren
             }
             override func visitPost(_ node: EnumDeclSyntax) { typeDepth -= 1 }
             override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-                enterType(node, path: FileIndexer.typePath(of: node, named: node.name.text), nameToken: node.name, members: node.memberBlock)
+                enterType(node, path: node.typePath(named: node.name.text), nameToken: node.name, members: node.memberBlock)
                 return .visitChildren
             }
             override func visitPost(_ node: ActorDeclSyntax) { typeDepth -= 1 }
             override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
                 // An extension adds to the type it extends: same path, so it joins that type's flow.
-                let path = FileIndexer.enclosingTypePath(node).map { "\($0).\(node.extendedType.trimmedDescription)" }
+                let path = node.enclosingTypePath.map { "\($0).\(node.extendedType.trimmedDescription)" }
                     ?? node.extendedType.trimmedDescription
                 enterType(node, path: path, nameToken: node.extendedType, members: nil)
                 return .visitChildren

@@ -67,6 +67,26 @@ extension ParsedSwiftFile {
 }
 
 extension SyntaxProtocol {
+    /// The path of the types (and extensions) around this node, outermost first: `Outer.Inner`.
+    var enclosingTypePath: String? {
+        var names: [String] = []
+        var current = parent
+        while let node = current {
+            if let decl = node.as(ClassDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(StructDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(EnumDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(ActorDeclSyntax.self) { names.insert(decl.name.text, at: 0) }
+            if let decl = node.as(ExtensionDeclSyntax.self) { names.insert(decl.extendedType.trimmedDescription, at: 0) }
+            current = node.parent
+        }
+        return names.isEmpty ? nil : names.joined(separator: ".")
+    }
+
+    /// The path of the type this node declares as `name`: its enclosing types and its own name.
+    func typePath(named name: String) -> String {
+        enclosingTypePath.map { "\($0).\(name)" } ?? name
+    }
+
     /// The code as one line, shortened to 60 characters: how a condition is quoted in a message or on
     /// a diagram edge.
     var oneLineText: String {

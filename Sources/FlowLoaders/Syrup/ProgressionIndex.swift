@@ -47,7 +47,7 @@ final class ProgressionIndexer: SyntaxVisitor {
 
     private func add(_ node: some DeclSyntaxProtocol, name: TokenSyntax, kind: TypeDeclaration.Kind,
                      inheritance: InheritanceClauseSyntax?, members: MemberBlockSyntax) {
-        let path = FileIndexer.typePath(of: node, named: name.text)
+        let path = node.typePath(named: name.text)
         declarations.append(TypeDeclaration(path: path, kind: kind, node: Syntax(node), nameNode: Syntax(name),
                                             conformsToProgression: Self.conformsToProgression(inheritance),
                                             members: members.members, fileIndex: fileIndex))
