@@ -32,6 +32,9 @@ public struct Pipeline {
     public var maxWarnings: Int?
     /// What relative paths are relative to.
     public var workingDirectory: String
+    /// Told the number of files to load once they are discovered (`ProgressLine.start(total:)`),
+    /// then once for each file loaded: a long `check` shows how far it is.
+    public var progress: ProgressLine?
 
     /// A pipeline under the `.flowlens.yml` files of the paths it is given (or `configurationFile`).
     public init(configurationFile: String? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath) {
@@ -183,7 +186,12 @@ public struct Pipeline {
         loader.cache = cache
         loader.texts = run.texts
         loader.limits = run.limits
+        if let progress {
+            progress.start(total: run.files.count)
+            loader.progress = { progress.advance() }
+        }
         run.graph = loader.load(files: run.files)
+        progress?.finish()
         run.graph.loadFindings = (reportsRunFindings ? run.discoveryFindings : []) + run.graph.loadFindings
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// second and erased when the work is done. Safe to advance from any thread.
 public final class ProgressLine: @unchecked Sendable {
     private let label: String
-    private let total: Int
+    private var total: Int
     private let enabled: Bool
     private let started = DispatchTime.now().uptimeNanoseconds
     private let lock = NSLock()
@@ -23,15 +23,31 @@ public final class ProgressLine: @unchecked Sendable {
         self.enabled = enabled
     }
 
+    /// Sets how many pieces of work there are, once that is known (a `check` learns it after
+    /// discovering its files).
+    public func start(total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.total = total
+        done = 0
+    }
+
+    /// How much is done of how much, whether or not the line is drawn.
+    public var counts: (done: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (done, total)
+    }
+
     /// Whether the line would ever be drawn (standard error is a terminal).
     public var isEnabled: Bool { enabled }
 
     /// One more piece done.
     public func advance() {
-        guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         done += 1
+        guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - started > 1_000_000_000, now - lastDrawn > 100_000_000 || done == total else { return }
         lastDrawn = now

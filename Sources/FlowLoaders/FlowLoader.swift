@@ -44,6 +44,9 @@ public struct SourceLoader: Sendable {
     /// Text to use instead of a file's contents on disk, by `InputFile.path`: an editor's unsaved
     /// buffer or a pre-commit stage given on standard input (`--stdin-path`). The file need not exist.
     public var texts: [String: String] = [:]
+    /// Told once for each file loaded (a per-file kind's file once loaded; a Swift file once parsed,
+    /// or once the pre-filter has passed it over): to advance a progress line. From any thread.
+    public var progress: (@Sendable () -> Void)?
 
     /// Creates a loader for every source kind FlowLens knows; `%getenv` reads `environment`.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -64,7 +67,7 @@ public struct SourceLoader: Sendable {
     func strategy(for kind: SourceKind) -> Strategy {
         switch kind {
         case .declarative: return .perFile(DeclarativeLoader(limits: limits))
-        case .swift: return .batch(SwiftSourcesLoader(limits: limits))
+        case .swift: return .batch(SwiftSourcesLoader(limits: limits, progress: progress))
         case .ruby: return .perFile(ElevateLoader(limits: limits))
         case .plantUML: return .perFile(PlantUMLLoader(environment: environment))
         }
@@ -100,6 +103,7 @@ public struct SourceLoader: Sendable {
         // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
         let results = sources.parallelMap { source -> FlowGraph? in
             guard case let .perFile(loader) = strategy(for: source.file.kind) else { return nil }
+            defer { progress?() }
             return load(source, with: loader)
         }
         var graph = FlowGraph(files: sources.map(\.file.displayPath))

@@ -103,6 +103,8 @@ struct InputOptions: ParsableArguments {
         pipeline.baseline = try readBaseline()
         pipeline.strict = policy.strictOption
         pipeline.maxWarnings = policy.maxWarnings
+        // On a terminal, a run that takes over a second says how far loading is ("loading 120/900 …").
+        if !quiet { pipeline.progress = ProgressLine("loading", total: 0) }
         let result = pipeline.run(paths)
         cache?.finishCommandLineRun()
         if let empty = result.emptyFolders.first, !allowEmpty {

@@ -202,3 +202,43 @@ struct PipelineTests {
         #expect(try Exporter.render("digraph { a -> b }", format: .dot) == Data("digraph { a -> b }".utf8))
     }
 }
+
+@Suite("check's progress line")
+struct CheckProgressTests {
+    @Test("the load stage tells the progress line how many files there are, then advances once per file of every kind")
+    func loadsAdvanceOnce() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try """
+            version: 1
+            flows:
+              - name: Reorder
+                steps:
+                  - {id: pick, next: pay}
+                  - {id: pay, next: done}
+                  - {id: done, kind: end}
+            """.write(toFile: root + "/reorder.flow.yaml", atomically: true, encoding: .utf8)
+        try "@startuml\n[*] --> Idle\nIdle --> [*]\n@enduml\n".write(toFile: root + "/Door.puml", atomically: true, encoding: .utf8)
+        // One Swift file that uses Flow-iOS (parsed) and one that cannot define or use a flow (passed over).
+        try """
+            import Flow
+            final class FetchOp: FlowOperation { override func mainLogic() { finishSuccessfully() } }
+            func start() { Flow().add(operation: FetchOp()).start() }
+            """.write(toFile: root + "/Start.swift", atomically: true, encoding: .utf8)
+        try "struct Money { var cents: Int }\n".write(toFile: root + "/Money.swift", atomically: true, encoding: .utf8)
+        try "class Task\n  def run; end\nend\n".write(toFile: root + "/task.rb", atomically: true, encoding: .utf8)
+        var pipeline = Pipeline(workingDirectory: root)
+        let progress = ProgressLine("loading", total: 0, enabled: false)
+        pipeline.progress = progress
+        let result = pipeline.run(["."])
+        #expect(result.report.graph.files.count == 5)
+        #expect(progress.counts == (done: 5, total: 5))
+    }
+
+    @Test("quiet runs and pipes draw nothing: the line is only for a terminal")
+    func notOnAPipe() throws {
+        let run = try flowlens(["check", "samples/declarative/checkout.flow.yaml"])
+        #expect(!run.stderr.contains("loading"))
+        #expect(!run.stderr.contains("\u{1B}[K"))
+    }
+}

@@ -14,8 +14,14 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
     /// The bounds a file must keep to be read.
     public var limits: Limits
 
+    /// Told once for each file parsed, or passed over by the pre-filter (see `SourceLoader.progress`).
+    public var progress: (@Sendable () -> Void)?
+
     /// Creates the loader.
-    public init(limits: Limits) { self.limits = limits }
+    public init(limits: Limits, progress: (@Sendable () -> Void)? = nil) {
+        self.limits = limits
+        self.progress = progress
+    }
 
     /// Parse every file, not only those that can define or use a flow (`SwiftRelevance`): for tests
     /// and the benchmark, which check that both ways give the same graph.
@@ -24,7 +30,9 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
     public func load(_ files: [SourceText]) -> FlowGraph {
         // Files that cannot define or use a flow are not parsed (`SwiftRelevance`).
         let relevant = parsesEveryFile ? nil : SwiftRelevance.select(files, limits: limits)
-        let parsed = SwiftSources.parse(relevant.map { keep in files.indices.filter { keep[$0] }.map { files[$0] } } ?? files, limits: limits)
+        if let progress, let relevant { for keep in relevant where !keep { progress() } }
+        let parsed = SwiftSources.parse(relevant.map { keep in files.indices.filter { keep[$0] }.map { files[$0] } } ?? files,
+                                        limits: limits, progress: progress)
         var graph = FlowGraph()
         for dialect in Dialects.swift { graph.merge(dialect.read(parsed)) }
         // Files not read (nested too deep) first; then syntax errors and conflict markers of the files read.
@@ -38,8 +46,11 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
 enum SwiftSources {
 
     /// Parses `files` on all cores, in the order given.
-    static func parse(_ files: [SourceText], limits: Limits = .default) -> [ParsedSwiftFile] {
-        files.parallelMap { ParsedSwiftFile($0, limits: limits) }
+    static func parse(_ files: [SourceText], limits: Limits = .default, progress: (@Sendable () -> Void)? = nil) -> [ParsedSwiftFile] {
+        files.parallelMap { file in
+            defer { progress?() }
+            return ParsedSwiftFile(file, limits: limits)
+        }
     }
 }
 
