@@ -9,7 +9,8 @@ import FlowRules
 public protocol Dialect {
     /// The kinds of flow the dialect's loaders produce.
     static var kinds: [FlowKind] { get }
-    /// The rules that apply only to the dialect's flows (each also listed in `RuleRegistry`).
+    /// The rules that apply only to the dialect's flows, in catalogue order (`RuleRegistry` lists
+    /// them after the core rules).
     static var rules: [any Rule.Type] { get }
     /// The dialect's parts of core rules (checks of what only its flows carry).
     static var ruleExtensions: [any RuleExtension.Type] { get }
@@ -34,8 +35,8 @@ protocol SwiftDialect: Dialect {
     static var relevantWords: [String] { get }
 }
 
-/// Every dialect FlowLens reads. Adding a flow library is a new `FlowLoaders/<Library>/` folder and
-/// one line here (and a line in `RuleRegistry` per rule of its own).
+/// Every dialect FlowLens reads. Adding a flow library written in Swift is a new
+/// `FlowLoaders/<Library>/` folder and one line here (README, "How it is built").
 public enum Dialects {
     /// The dialects, in the order their kinds are listed.
     public static let all: [any Dialect.Type] = [
@@ -71,7 +72,6 @@ public enum RuleRegistry {
     /// The rule with `id`.
     public static func rule(id: String) -> (any Rule.Type)? { rules.first { $0.description.id == id } }
 }
-
 
 extension Analyzer {
     /// An analyzer running every rule in `RuleRegistry`.

@@ -5,8 +5,8 @@ import SwiftSyntax
 /// Reads every Swift-based library's flows from one set of Swift files, parsing each file once.
 ///
 /// Swift sources are loaded together because their meaning spans files (an operation class defined
-/// in one file is added to a flow in another). Each library has a reader over the parsed files; a
-/// new Swift library is one more line in `readers`.
+/// in one file is added to a flow in another). Each Swift dialect (`SwiftDialect`) reads the parsed
+/// files; a new one is found through `Dialects.all`.
 public struct SwiftSourcesLoader: BatchFlowLoader {
     /// Creates the loader with the built-in limits.
     public init() { limits = .default }
@@ -42,7 +42,7 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
     }
 }
 
-/// The parsed Swift files of a run, and the readers that find flows in them.
+/// The parsed Swift files of a run: parsing them, and what is reported about them as a whole.
 enum SwiftSources {
 
     /// Parses `files` on all cores, in the order given.
