@@ -749,6 +749,18 @@ struct ElevateRubyTests {
 
 @Suite("Elevate loader: unreadable input")
 struct ElevateErrorTests {
+    @Test("strings never closed inside each other's interpolations are each read once, not once per enclosing string",
+          .timeLimit(.minutes(1)))
+    func unclosedInterpolatedStrings() {
+        // Each line opens a string and an interpolation and never closes them. The lexer used to go
+        // on after every unclosed string and again after every string around it: 2^40 passes here.
+        let lines = (1...40).map { "      response = Elevate::HTTP.post(\"#{BASE_URL}/v\($0)/#{" }
+        let graph = loadRuby("class Client\n  def login\n" + lines.joined(separator: "\n") + "\n  end\nend\n")
+        let unclosed = findings(graph).filter { $0.hasSuffix("string is never closed") }
+        // Every line's string is reported once, at its own line and column.
+        #expect(unclosed == (1...40).map { "\($0 + 2):37 string is never closed" })
+    }
+
     @Test("a background block whose end is missing: a finding at its line, and the next task is still read")
     func unclosedBlock() throws {
         let graph = loadRuby("""
