@@ -99,6 +99,8 @@ public struct Pipeline {
         var limits = Limits.default
         var graph = FlowGraph()
         var session: AnalysisSession?
+        /// The analyser the analyse stage ran; the suppress stage asks it which rule ids exist.
+        var analyzer: Analyzer?
         var findings: [Finding] = []
         var suppressions: [Suppression] = []
 
@@ -202,6 +204,7 @@ public struct Pipeline {
         let session = AnalysisSession(graph: run.graph)
         run.findings = analyzer.findings(of: run.graph, session: session)
         run.session = session
+        run.analyzer = analyzer
     }
 
     /// Configuration findings: the problems in the configuration files read, with the suppression
@@ -218,7 +221,9 @@ public struct Pipeline {
 
     /// Inline suppressions: over every finding, load and configuration findings included.
     func suppress(_ run: inout Run) {
-        run.findings = Analyzer(running: rules).suppressing(run.findings, in: run.graph, more: run.suppressions)
+        // Analysis always runs first (`finish`): its analyser knows the rule ids a comment may name.
+        let analyzer = run.analyzer ?? Analyzer(running: rules)
+        run.findings = analyzer.suppressing(run.findings, in: run.graph, more: run.suppressions)
     }
 
     /// Configured severities: each finding takes the rule setting of the configuration governing its

@@ -3,7 +3,7 @@ import FlowModel
 /// `dead-end`: a step that is not an end but has no way on, or a loop from which no end can be reached.
 public struct DeadEndRule: Rule {
     public static let description = RuleDescription(
-        id: "dead-end",
+        id: RuleID.deadEnd,
         tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step that is not an end has no way on, or no end can be reached from it.",

@@ -3,7 +3,7 @@ import FlowModel
 /// `duplicate-step`: two steps with one id in a flow.
 public struct DuplicateStepRule: Rule {
     public static let description = RuleDescription(
-        id: "duplicate-step",
+        id: RuleID.duplicateStep,
         tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "Two steps of one flow have the same id.",

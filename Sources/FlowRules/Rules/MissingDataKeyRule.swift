@@ -3,7 +3,7 @@ import FlowModel
 /// `missing-data-key`: a required read of a key that is not set on every path to it.
 public struct MissingDataKeyRule: Rule {
     public static let description = RuleDescription(
-        id: "missing-data-key",
+        id: RuleID.missingDataKey,
         tags: ["data-flow", "correctness"],
         severity: .error,
         summary: "A step reads a key that is not set on every path from the start to it.",

@@ -3,7 +3,7 @@ import FlowModel
 /// `stuck-step`: a step whose every way on leads back to itself, so the flow can never leave it.
 public struct StuckStepRule: Rule {
     public static let description = RuleDescription(
-        id: "stuck-step",
+        id: RuleID.stuckStep,
         tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step that is not an end can only stay where it is: the flow never finishes.",

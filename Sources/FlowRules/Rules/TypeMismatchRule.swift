@@ -3,7 +3,7 @@ import FlowModel
 /// `type-mismatch`: a read whose type differs from a type written to the key on a path reaching it.
 public struct TypeMismatchRule: Rule {
     public static let description = RuleDescription(
-        id: "type-mismatch",
+        id: RuleID.typeMismatch,
         tags: ["data-flow", "correctness"],
         severity: .error,
         summary: "A value has another type than what takes it: a step reads a key as one type while a path reaching it writes another, or (a state machine) a transition or handler hands a state another type than the state takes.",

@@ -3,7 +3,7 @@ import FlowModel
 /// `unanalyzable-flow`: a flow whose loader could not read part of it from the source alone.
 public struct UnanalyzableFlowRule: Rule {
     public static let description = RuleDescription(
-        id: "unanalyzable-flow",
+        id: RuleID.unanalyzableFlow,
         tags: ["analysis-coverage"],
         severity: .note,
         summary: "A flow is recognised, but part of it cannot be read from the source alone.",

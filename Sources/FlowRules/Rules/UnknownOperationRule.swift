@@ -3,7 +3,7 @@ import FlowModel
 /// `unknown-operation`: a step whose implementing class is not in the sources read.
 public struct UnknownOperationRule: Rule {
     public static let description = RuleDescription(
-        id: "unknown-operation",
+        id: RuleID.unknownOperation,
         tags: ["analysis-coverage"],
         severity: .warning,
         summary: "An operation added to a flow is not defined in the sources read, so its data keys are unknown.",

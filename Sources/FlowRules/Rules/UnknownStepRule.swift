@@ -3,7 +3,7 @@ import FlowModel
 /// `unknown-step`: a transition, start or sub-flow reference naming something that does not exist.
 public struct UnknownStepRule: Rule {
     public static let description = RuleDescription(
-        id: "unknown-step",
+        id: RuleID.unknownStep,
         tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A transition or reference names a step (or sub-flow) that does not exist, or (a state machine) a handler handles or moves to a state or transition its diagram does not have.",

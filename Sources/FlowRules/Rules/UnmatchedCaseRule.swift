@@ -3,7 +3,7 @@ import FlowModel
 /// `unmatched-case`: a case branch that can match nothing, so the flow silently ends with success.
 public struct UnmatchedCaseRule: Rule {
     public static let description = RuleDescription(
-        id: "unmatched-case",
+        id: RuleID.unmatchedCase,
         tags: ["flow-graph", "correctness"],
         severity: .warning,
         summary: "A value the flow can see matches no case, or no case is a fallback: the flow silently ends with success.",

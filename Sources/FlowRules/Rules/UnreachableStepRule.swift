@@ -3,7 +3,7 @@ import FlowModel
 /// `unreachable-step`: a step with no path from the start.
 public struct UnreachableStepRule: Rule {
     public static let description = RuleDescription(
-        id: "unreachable-step",
+        id: RuleID.unreachableStep,
         tags: ["flow-graph", "correctness"],
         severity: .error,
         summary: "A step has no path from the start of its flow.",

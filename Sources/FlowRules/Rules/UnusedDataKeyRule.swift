@@ -3,7 +3,7 @@ import FlowModel
 /// `unused-data-key`: a key written or given that no later step reads.
 public struct UnusedDataKeyRule: Rule {
     public static let description = RuleDescription(
-        id: "unused-data-key",
+        id: RuleID.unusedDataKey,
         tags: ["data-flow", "maintainability"],
         severity: .warning,
         summary: "A key is written (or given initially) but no later step reads it.",

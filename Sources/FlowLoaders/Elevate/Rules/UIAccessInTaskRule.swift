@@ -14,7 +14,7 @@ import FlowRules
 /// - as a controller method that presents or dismisses (`presentViewController`, `performSegueWithIdentifier` …).
 public struct UIAccessInTaskRule: Rule {
     public static let description = RuleDescription(
-        id: "ui-access-in-task",
+        id: RuleID.uiAccessInTask,
         tags: ["threading", "correctness"],
         severity: .warning,
         summary: "An Elevate background block touches the UI or its view controller.",

@@ -4,7 +4,7 @@ import FlowRules
 /// `nested-case`: a Flow-iOS case written inside a branch, which becomes a sibling at the root.
 public struct NestedCaseRule: Rule {
     public static let description = RuleDescription(
-        id: "nested-case",
+        id: RuleID.nestedCase,
         tags: ["flow-graph", "correctness"],
         severity: .warning,
         summary: "A flowCase added inside a branch is not nested: Flow-iOS makes it another branch of the case root.",

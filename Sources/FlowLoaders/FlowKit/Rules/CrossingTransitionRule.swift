@@ -4,7 +4,7 @@ import FlowRules
 /// `crossing-transition`: a FlowKit edge between a composite state's inside and its outside.
 public struct CrossingTransitionRule: Rule {
     public static let description = RuleDescription(
-        id: "crossing-transition",
+        id: RuleID.crossingTransition,
         severity: .error,
         summary: "A FlowKit transition crosses the boundary of a composite state.",
         rationale: """

@@ -4,7 +4,7 @@ import FlowRules
 /// `missing-handler`: the Swift type implementing a FlowKit machine lacks a state's handler.
 public struct MissingHandlerRule: Rule {
     public static let description = RuleDescription(
-        id: "missing-handler",
+        id: RuleID.missingHandler,
         severity: .error,
         summary: "The Swift flow controller of a FlowKit machine has no handler for one of its states.",
         rationale: """

@@ -7,7 +7,7 @@ public struct ReservedNameRule: Rule {
     public static let reserved = ["Begin", "End", "Fail", "Terminate"]
 
     public static let description = RuleDescription(
-        id: "reserved-name",
+        id: RuleID.reservedName,
         severity: .error,
         summary: "A FlowKit state is named Begin, End, Fail or Terminate, which FlowKit reserves.",
         rationale: """

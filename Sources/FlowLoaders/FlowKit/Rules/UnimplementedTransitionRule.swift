@@ -4,7 +4,7 @@ import FlowRules
 /// `unimplemented-transition`: a FlowKit transition that no handler ever takes.
 public struct UnimplementedTransitionRule: Rule {
     public static let description = RuleDescription(
-        id: "unimplemented-transition",
+        id: RuleID.unimplementedTransition,
         severity: .warning,
         summary: "A FlowKit transition of the diagram is never returned by its state's Swift handler.",
         rationale: """

@@ -8,7 +8,7 @@ import FlowRules
 /// whose intent or completion contains the assignment, or initial data when the flow is being set up.
 public struct ContentNeverSetRule: Rule {
     public static let description = RuleDescription(
-        id: "content-never-set",
+        id: RuleID.contentNeverSet,
         tags: ["data-flow"],
         severity: .note,
         summary: "A FlowState step has a Content type, but nothing ever sets its content.",
