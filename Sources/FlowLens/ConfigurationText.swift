@@ -23,11 +23,21 @@ extension Configuration {
         }
     }
 
-    /// The effective configuration as YAML, as `flowlens dump-config` prints it: every rule with its
-    /// setting for a file at `relativePath` (overrides matching it applied; a rule no file names
-    /// runs at its default severity), then the patterns and overrides (for the files below a folder).
+    /// This configuration with every rule's effective setting for a file at `relativePath` (overrides
+    /// matching it applied; a rule no file names at its default severity): what `flowlens dump-config`
+    /// prints, as YAML or JSON.
+    public func effective(rules descriptions: [RuleDescription], at relativePath: String? = nil) -> Configuration {
+        var effective = self
+        effective.rules = effectiveRules(descriptions, at: relativePath).map { rule in
+            (rule.id, rule.setting ?? .severity(descriptions.first { $0.id == rule.id }!.severity))
+        }
+        return effective
+    }
+
+    /// The effective configuration as YAML, as `flowlens dump-config` prints it: `effective(rules:at:)`
+    /// in the file's shape (`document`), every output setting shown, each rule's line saying whether its
+    /// setting is the default or an override's; then the patterns and overrides (for the files below a folder).
     public func yaml(rules descriptions: [RuleDescription], at relativePath: String? = nil) -> String {
-        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         var out = "# Effective FlowLens configuration"
         if files.count > 1 {
             out += ", from " + files.joined(separator: ", then ") + " (nested: the later file wins)"
@@ -36,25 +46,13 @@ extension Configuration {
         }
         out += "\n"
         if let relativePath, relativePath != "." { out += "# for \(relativePath) (patterns are relative to \(file == nil ? "the current folder" : "the first file's folder"))\n" }
-        out += "version: \(Configuration.version)\nrules:\n"
+        var comments: [String: String] = [:]  // by rule id
         for (id, setting, override) in effectiveRules(descriptions, at: relativePath) {
-            let severity = descriptions.first { $0.id == id }!.severity
-            let comment = override.map { "  # override for " + $0.joined(separator: ", ") } ?? (setting == nil ? "  # default" : "")
-            out += "  \(id): \(setting?.text ?? severity.rawValue)" + comment + "\n"
+            if let override { comments[id] = "# override for " + override.joined(separator: ", ") } else if setting == nil { comments[id] = "# default" }
         }
-        out += "include: [" + include.map(quoted).joined(separator: ", ") + "]\n"
-        out += "exclude: [" + exclude.map(quoted).joined(separator: ", ") + "]\n"
-        out += overrides.isEmpty ? "overrides: []\n" : "overrides:\n" + overrides.map { override in
-            "  - paths: [" + override.paths.map(quoted).joined(separator: ", ") + "]\n    rules: {"
-                + override.rules.map { "\($0.0): \($0.1.text)" }.joined(separator: ", ") + "}\n"
-        }.joined()
-        out += "plantuml:\n  defines: {" + plantUMLDefines.map { "\($0.0): \(quoted($0.1))" }.joined(separator: ", ") + "}\n"
-        out += "output:\n"
-        out += "  format: \(format ?? "text")\n  color: \(color ?? "auto")\n  strict: \(strict ?? false)\n"
-        out += "  maxWarnings: \(maxWarnings.map(String.init) ?? "~")\n"
-        out += "limits: {nesting: \(limits.nesting), squareBrackets: \(limits.squareBrackets), syntaxDepth: \(limits.syntaxDepth), "
-            + "yamlAliasNodes: \(limits.yamlAliasNodes), fileBytes: \(limits.fileBytes), findingsPerKey: \(limits.findingsPerKey)}\n"
-        return out
+        return out + effective(rules: descriptions, at: relativePath).document(outputDefaults: true).yaml { path in
+            path.count == 2 && path[0] == "rules" ? comments[path[1]] : nil
+        }
     }
 
     /// A commented starter file, as `flowlens init` writes it.

@@ -2,7 +2,7 @@
 /// an `invalid-input` finding ("nested deeper than 64 levels at line 12") instead of a crash, a
 /// stalled CI job or a report of hundreds of megabytes. The README's "Reliability" section lists
 /// them; `.flowlens.yml` `limits:` changes them.
-public struct Limits: Hashable, Sendable, Codable {
+public struct Limits: Hashable, Sendable {
     /// The built-in limits.
     public static let `default` = Limits()
 
@@ -29,34 +29,11 @@ public struct Limits: Hashable, Sendable, Codable {
     /// The built-in limits.
     public init() {}
 
-    private enum Keys: String, CodingKey { case nesting, squareBrackets, syntaxDepth, yamlAliasNodes, fileBytes, findingsPerKey }
-
-    /// Reads the limits a configuration sets; the others keep their defaults.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        func read(_ key: Keys, _ value: inout Int) throws {
-            guard let given = try container.decodeIfPresent(Int.self, forKey: key) else { return }
-            guard given > 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(key.stringValue)' must be a positive number")
-            }
-            value = given
-        }
-        try read(.nesting, &nesting)
-        try read(.squareBrackets, &squareBrackets)
-        try read(.syntaxDepth, &syntaxDepth)
-        try read(.yamlAliasNodes, &yamlAliasNodes)
-        try read(.fileBytes, &fileBytes)
-        try read(.findingsPerKey, &findingsPerKey)
-    }
-
-    /// Every limit, by its name in `.flowlens.yml`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(nesting, forKey: .nesting)
-        try container.encode(squareBrackets, forKey: .squareBrackets)
-        try container.encode(syntaxDepth, forKey: .syntaxDepth)
-        try container.encode(yamlAliasNodes, forKey: .yamlAliasNodes)
-        try container.encode(fileBytes, forKey: .fileBytes)
-        try container.encode(findingsPerKey, forKey: .findingsPerKey)
-    }
+    /// Every limit by its name in `.flowlens.yml` (`limits:`), in the order files and dumps list them:
+    /// the one table the configuration's reader and writer use.
+    // Key path literals capture nothing: the table is immutable, though `WritableKeyPath` is not `Sendable`.
+    nonisolated(unsafe) public static let settings: [(name: String, path: WritableKeyPath<Limits, Int>)] = [
+        ("nesting", \.nesting), ("squareBrackets", \.squareBrackets), ("syntaxDepth", \.syntaxDepth),
+        ("yamlAliasNodes", \.yamlAliasNodes), ("fileBytes", \.fileBytes), ("findingsPerKey", \.findingsPerKey),
+    ]
 }

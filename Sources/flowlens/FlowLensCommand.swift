@@ -428,7 +428,7 @@ struct Rules: ParsableCommand {
         let descriptions = RuleRegistry.descriptions
         if let rule {
             guard let description = descriptions.first(where: { $0.id == rule }) else {
-                let hint = ConfigurationLoader.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
+                let hint = Configuration.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("No rule '\(rule)'.\(hint) 'flowlens rules' lists them all.")
             }
             try Output.write(output.format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))
@@ -478,10 +478,7 @@ struct DumpConfig: ParsableCommand {
         case .json:
             // Every rule with its effective setting for the path (overrides matching it applied); keys
             // sorted, so the bytes are the same on every run.
-            var effective = configuration
-            effective.rules = configuration.effectiveRules(RuleRegistry.descriptions, at: at).map { rule in
-                (rule.id, rule.setting ?? .severity(RuleRegistry.descriptions.first { $0.id == rule.id }!.severity))
-            }
+            let effective = configuration.effective(rules: RuleRegistry.descriptions, at: at)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try Output.write(String(decoding: try encoder.encode(effective), as: UTF8.self) + "\n")

@@ -50,7 +50,7 @@ struct ConfigurationCodingTests {
             _ = try JSONDecoder().decode(Configuration.self, from: Data(#"{"version": 2}"#.utf8))
             Issue.record("version 2 was accepted")
         } catch let DecodingError.dataCorrupted(context) {
-            #expect(context.debugDescription.contains("version 2 is not supported"))
+            #expect(context.debugDescription == "unsupported configuration version '2': this FlowLens reads version 1")
         } catch {
             Issue.record("unexpected error \(error)")
         }
