@@ -1,0 +1,160 @@
+import FlowLoaders
+import FlowModel
+import Testing
+
+/// The readers of run records (issue 19, point 1): Flow-iOS's run summaries as the library writes
+/// them, and FlowLens's JSON-lines events. Every line they cannot read is reported at its line and
+/// skipped; the rest is kept.
+@Suite("Run records")
+struct RunRecordTests {
+    /// `kind step(instance) reason key detail @line` of each event, for compact expectations.
+    func lines(_ records: RunRecords) -> [String] {
+        records.events.map { event in
+            var text = event.kind.rawValue
+            if let step = event.step { text += " " + step + (event.instance.map { "(\($0))" } ?? "") }
+            for part in [event.reason, event.key.map { "key=\($0)" }, event.detail] { if let part { text += " " + part } }
+            return text + " @\(event.location.line)"
+        }
+    }
+
+    func problems(_ records: RunRecords) -> [String] {
+        records.findings.map { "\($0.rule) \($0.location!.line): \($0.message)" }
+    }
+
+    // Two summaries of a photo-album upload in one log, among the app's own lines, written on a
+    // device with a 12-hour clock (iOS 17 puts a narrow no-break space before "PM").
+    static let album = """
+        2026-11-02 10:15:01.220 Album[812:3312] app did become active
+        ====== Flow Summary ======
+        4:17:18\u{202F}PM [DataBucket] start with:
+        albumTitle: Summer
+        photoList: [Album.Photo(id: 1, caption: "beach"),
+         Album.Photo(id: 2, caption: "dunes")]
+        4:17:18\u{202F}PM [MakeThumbnailOp] WillStart
+        4:17:18\u{202F}PM [MakeThumbnailOp] resized 2 photos to 320 px
+        4:17:19\u{202F}PM [DataBucket] add for thumbnails: [<UIImage: 0x600>, <UIImage: 0x601>]
+        4:17:19\u{202F}PM [MakeThumbnailOp] DidFinish: successfully
+        4:17:19\u{202F}PM [UploadSingleImageOp 3F2A] WillStart
+        4:17:19\u{202F}PM [UploadSingleImageOp 9C01] WillStart
+        4:17:20\u{202F}PM [UploadSingleImageOp 9C01] DidFinish: withError: The request timed out.
+        4:17:20\u{202F}PM [Group] not allow failure in group. stop immediately.
+        4:17:20\u{202F}PM [DataBucket] end with:
+        albumTitle: Summer
+        thumbnails: [<UIImage: 0x600>,
+        <UIImage: 0x601>]
+        Flow isSuccess: false
+        ======    Ending    ======
+        2026-11-02 10:15:09.004 Album[812:3312] retrying upload
+        ====== Flow Summary ======
+        4:18:02\u{202F}PM [DataBucket] start with:
+        albumTitle: Summer
+        4:18:02\u{202F}PM [Group] no operation to run for group; please make sure the input data: <photoList> is not empty
+        4:18:02\u{202F}PM [DataBucket] end with:
+        albumTitle: Summer
+        Flow isSuccess: false
+        ======    Ending    ======
+
+        """
+
+    @Test("a Flow-iOS log: several summaries, app lines between them, grouped operations, multi-line values, group messages")
+    func flowIOSAlbum() {
+        let records = RunRecordFormats.read(Self.album, file: "logs/album.log")
+        #expect(problems(records).isEmpty)
+        #expect(lines(records) == [
+            "write key=albumTitle @4", "write key=photoList @5",
+            "start MakeThumbnailOp @7", "write key=thumbnails @9", "finish MakeThumbnailOp @10",
+            "start UploadSingleImageOp(3F2A) @11", "start UploadSingleImageOp(9C01) @12",
+            "fail UploadSingleImageOp(9C01) error The request timed out. @13",
+            "stop group-failure @14", "end failure @19",
+            "write key=albumTitle @24", "stop empty-group key=photoList @25", "end failure @28",
+        ])
+        #expect(records.runs.map(\.run) == ["logs/album.log:2", "logs/album.log:22"])
+        #expect(records.events.first?.time == nil && records.events[2].time == "4:17:18\u{202F}PM")
+    }
+
+    @Test("the ways an operation finishes, in 24-hour and other locales' times, with CRLF line ends")
+    func flowIOSFinishes() {
+        let log = [
+            "====== Flow Summary ======",
+            "16:17:05 [DataBucket] start with:",
+            "password: 123456",
+            "16:17:05 [LoginOp] WillStart",
+            "16:17:06 [LoginOp] DidFinish: withMismatchInputDataType: <password> in data bucket is <<redacted>> with type <Int>, but NOT type <String>.",
+            "Flow isSuccess: false",
+            "======    Ending    ======",
+            "====== Flow Summary ======",
+            "午後4:17:06 [ProfileOp] WillStart",
+            "午後4:17:06 [ProfileOp] DidFinish: withInsufficientInputData: can't find <accessToken> in data bucket",
+            "Flow isSuccess: false",
+            "======    Ending    ======",
+            "====== Flow Summary ======",
+            "4:17:07 p.m. [CheckRoleOp] WillStart",
+            "4:17:07 p.m. [CheckRoleOp] DidFinish: successfully",
+            "4:17:07 p.m. [Cases] no case is matached. finished in early.",
+            "4:17:07 p.m. [DataBucket] replace for role: guest -> admin",
+            "Flow isSuccess: true",
+            "======    Ending    ======",
+        ].joined(separator: "\r\n")
+        let records = RunRecordFormats.read(log, file: "device.txt")
+        #expect(problems(records).isEmpty)
+        #expect(lines(records) == [
+            "write key=password @3", "start LoginOp @4", "fail LoginOp type-mismatch key=password is Int, not String @5", "end failure @6",
+            "start ProfileOp @9", "fail ProfileOp missing-key key=accessToken @10", "end failure @11",
+            "start CheckRoleOp @14", "finish CheckRoleOp @15", "stop no-case-matched @16", "write key=role @17", "end success @18",
+        ])
+        #expect(records.runs.count == 3)
+    }
+
+    @Test("a summary cut off by the next one or by the end of the file is reported, and its events are kept")
+    func flowIOSCutOff() {
+        let log = """
+            ====== Flow Summary ======
+            9:00:01 AM [FetchOp] WillStart
+            ====== Flow Summary ======
+            9:00:02 AM [FetchOp] WillStart
+            9:00:02 AM [FetchOp] DidFinish: withSomethingNew
+            9:00:03 AM [FetchOp] DidFinish: successfully
+            """
+        let records = RunRecordFormats.read(log, file: "crash.log")
+        #expect(lines(records) == ["start FetchOp @2", "start FetchOp @4", "finish FetchOp @6"])
+        #expect(problems(records) == [
+            "invalid-input 1: the run summary that starts here has no '======    Ending    ======' line (cut off before the next summary at line 3); its events are kept",
+            "invalid-input 5: 'DidFinish: withSomethingNew' is not a way a Flow-iOS operation finishes (successfully, withInsufficientInputData, withMismatchInputDataType, withError): line skipped",
+            "invalid-input 3: the run summary that starts here has no '======    Ending    ======' line (cut off at the end of the file); its events are kept",
+        ])
+    }
+
+    @Test("JSON-lines events: every field, numbers for run and time, and each bad line reported and skipped")
+    func eventLines() {
+        let text = """
+            {"flow": "checkout", "run": "r-41", "step": "validateCart", "event": "start", "time": "2026-11-02T10:15:02.120Z"}
+            {"flow": "checkout", "run": 42, "step": "pay", "event": "fail", "reason": "missing-key", "key": "cardToken", "time": 1762078502120000000}
+
+            {"flow": "checkout", "run": "r-41", "step": "validateCart", "event": "finish", "extra": {"ignored": true}}
+            not json at all
+            {"flow": "checkout", "run": "r-41", "event": "start"}
+            {"flow": "checkout", "run": "r-41", "step": "x", "event": "begin"}
+            {"run": "r-41", "step": "x", "event": "start"}
+            {"flow": "checkout", "run": "r-41", "step": ["x"], "event": "start"}
+            {"flow": "checkout", "run": "r-41", "event": "end", "reason": "success"}
+            """
+        let records = RunRecordFormats.read(text, file: "events.jsonl")
+        #expect(lines(records) == ["start validateCart @1", "fail pay missing-key key=cardToken @2", "finish validateCart @4", "end success @10"])
+        #expect(records.events[1].run == "42" && records.events[1].time == "1762078502120000000" && records.events[1].flow == "checkout")
+        #expect(problems(records) == [
+            "invalid-input 5: not a JSON object: line skipped",
+            "invalid-input 6: a 'start' event needs 'step': line skipped",
+            "invalid-input 7: 'begin' is not an event (start, finish, fail, write, stop, end): line skipped",
+            "invalid-input 8: an event needs 'flow' (the flow's id or name): line skipped",
+            "invalid-input 9: 'step' must be a string: line skipped",
+        ])
+    }
+
+    @Test("a file in no run-record format is one finding; a format can be named instead of recognised")
+    func formats() {
+        #expect(problems(RunRecordFormats.read("hello\nworld\n", file: "notes.txt")) == ["invalid-input 1: not a run record FlowLens reads (flow-ios-summary, events)"])
+        let named = RunRecordFormats.read("{\"flow\": \"f\", \"run\": 1, \"step\": \"s\", \"event\": \"start\"}", file: "a.log",
+                                          format: RunRecordFormats.format(named: "events"))
+        #expect(lines(named) == ["start s @1"])
+    }
+}
