@@ -152,9 +152,77 @@ struct RunRecordTests {
 
     @Test("a file in no run-record format is one finding; a format can be named instead of recognised")
     func formats() {
-        #expect(problems(RunRecordFormats.read("hello\nworld\n", file: "notes.txt")) == ["invalid-input 1: not a run record FlowLens reads (flow-ios-summary, events)"])
+        #expect(problems(RunRecordFormats.read("hello\nworld\n", file: "notes.txt")) == ["invalid-input 1: not a run record FlowLens reads (flow-ios-summary, otlp, events)"])
         let named = RunRecordFormats.read("{\"flow\": \"f\", \"run\": 1, \"step\": \"s\", \"event\": \"start\"}", file: "a.log",
                                           format: RunRecordFormats.format(named: "events"))
         #expect(lines(named) == ["start s @1"])
+    }
+
+    /// A span of an OTLP JSON export, its attributes given as text.
+    static func span(trace: String = "5b8efff798038103d269b633813fc60c", id: String, parent: String? = nil, name: String,
+                     start: Int, end: Int, attributes: [String: String] = [:], error: String? = nil) -> String {
+        let attributeList = attributes.sorted { $0.key < $1.key }.map { #"{"key": "\#($0.key)", "value": {"stringValue": "\#($0.value)"}}"# }
+        let status = error.map { #"{"code": 2, "message": "\#($0)"}"# } ?? #"{"code": 1}"#
+        return #"""
+            {"traceId": "\#(trace)", "spanId": "\#(id)", \#(parent.map { #""parentSpanId": "\#($0)", "# } ?? "")"name": "\#(name)", "kind": 1,
+             "startTimeUnixNano": "\#(1_762_078_500_000_000_000 + start)", "endTimeUnixNano": "\#(1_762_078_500_000_000_000 + end)",
+             "attributes": [\#(attributeList.joined(separator: ", "))], "status": \#(status)}
+            """#
+    }
+
+    @Test("OTLP JSON: the run span and its step spans, a failed step with its reason and key, other spans left out, time order")
+    func otlpRequest() {
+        let spans = [
+            Self.span(id: "a1", name: "checkout", start: 0, end: 900, attributes: ["flow.name": "checkout"], error: "payment failed"),
+            Self.span(id: "b2", parent: "a1", name: "validate", start: 10, end: 200, attributes: ["flow.step": "validateCart"]),
+            Self.span(id: "c3", parent: "b2", name: "GET /cart", start: 20, end: 150),
+            Self.span(id: "d4", parent: "a1", name: "pay", start: 300, end: 800,
+                      attributes: ["flow.step": "pay", "flow.failure.reason": "missing-key", "flow.key": "cardToken"], error: "no card token"),
+        ]
+        // Pretty-printed: the request spans many lines, with a legacy status code and an int attribute.
+        let text = """
+            {
+              "resourceSpans": [{
+                "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "shop-ios"}},
+                                            {"key": "app.build", "value": {"intValue": "812"}}]},
+                "scopeSpans": [{"scope": {"name": "flows"}, "spans": [
+                  \(spans.joined(separator: ",\n"))
+                ]}]
+              }]
+            }
+            """
+        let records = RunRecordFormats.read(text, file: "traces.json")
+        #expect(problems(records).isEmpty)
+        #expect(lines(records) == [
+            "start validateCart @1", "finish validateCart @1", "start pay @1",
+            "fail pay missing-key key=cardToken no card token @1", "end failure payment failed @1",
+        ])
+        #expect(Set(records.events.map(\.flow)) == ["checkout"] && Set(records.events.map(\.run)) == ["5b8efff798038103d269b633813fc60c"])
+        #expect(records.events[2].time == "1762078500000000300")
+    }
+
+    @Test("OTLP JSON lines: the flow from the resource, steps from span names when asked, bad lines and spans reported")
+    func otlpLines() {
+        func request(_ spans: [String], flow: String) -> String {
+            let body = #"{"resourceSpans": [{"resource": {"attributes": [{"key": "flow.name", "value": {"stringValue": "\#(flow)"}}]}, "#
+                + #""scopeSpans": [{"spans": [\#(spans.joined(separator: ", "))]}]}]}"#
+            return body.replacingOccurrences(of: "\n", with: " ")
+        }
+        let text = [
+            request([Self.span(trace: "t1", id: "s1", name: "loadProfile", start: 5, end: 9),
+                     Self.span(trace: "t1", id: "s2", name: "saveProfile", start: 10, end: 12, error: "disk full")], flow: "profile"),
+            "{ this is not json",
+            request([#"{"traceId": "t2", "spanId": "s9", "name": "broken"}"#], flow: "profile"),
+        ].joined(separator: "\n")
+        var mapping = OTLPMapping()
+        mapping.stepsFromSpanNames = true
+        let records = RunRecordFormats.read(text, file: "collector.jsonl", format: OTLPTraces.format(mapping))
+        #expect(lines(records) == ["start loadProfile @1", "finish loadProfile @1", "start saveProfile @1", "fail saveProfile error disk full @1"])
+        #expect(problems(records) == [
+            "invalid-input 2: not an OTLP JSON export request (a JSON object with 'resourceSpans'): line skipped",
+            "invalid-input 3: span 'broken' needs traceId, spanId, name, startTimeUnixNano and endTimeUnixNano: skipped",
+        ])
+        // With the default mapping, spans without the step attribute are not steps.
+        #expect(RunRecordFormats.read(text, file: "collector.jsonl").events.isEmpty)
     }
 }

@@ -27,7 +27,7 @@ public enum RunRecordFormats {
         for dialect in Dialects.all {
             if let writer = dialect as? any RunRecordDialect.Type { formats += writer.runRecordFormats }
         }
-        return formats + [RunEventLines.format]
+        return formats + [OTLPTraces.format, RunEventLines.format]
     }
 
     /// The format named `name`.
