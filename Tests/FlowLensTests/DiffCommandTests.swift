@@ -186,8 +186,15 @@ struct DiffCommandTests {
         for (from, to) in checkoutEdits[""]! { text = text.replacingOccurrences(of: from, with: to) }
         try text.write(toFile: root + "/Flows/checkout.flow.yaml", atomically: true, encoding: .utf8)
 
-        let temporary = { Set(try fm.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("flowlens-diff-") }) }
-        let before = try temporary()
+        // Each diff gets a temporary folder of its own, in which it checks revisions out: here under
+        // a TMPDIR of this test's own, which nothing else writes to, so it must be empty afterwards.
+        let ownTemporary = root + "-tmp"
+        try fm.createDirectory(atPath: ownTemporary, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: ownTemporary) }
+        let temporary = { try fm.contentsOfDirectory(atPath: ownTemporary) }
+        func flowlens(_ arguments: [String], in directory: String) throws -> Run {
+            try run(flowlensBinary, arguments, in: directory, adding: ["TMPDIR": ownTemporary])
+        }
         let working = try flowlens(["diff", "main:Flows", "Flows"], in: root)
         #expect(working.status == 1, "\(working.stderr)")
         #expect(working.stdout.contains("    + step applyVoucher 'Apply voucher' at Flows/checkout.flow.yaml:24:9"))
@@ -201,7 +208,7 @@ struct DiffCommandTests {
         // From a subfolder, paths stay relative to it, as on the command line.
         let sub = try flowlens(["diff", "HEAD~1:checkout.flow.yaml", "checkout.flow.yaml"], in: root + "/Flows")
         #expect(sub.stdout.contains("    new: checkout.flow.yaml:"), "\(sub.stdout)\(sub.stderr)")
-        #expect(try temporary() == before)
+        #expect(try temporary() == [])
 
         let badRevision = try flowlens(["diff", "no-such-branch:Flows", "Flows"], in: root)
         #expect(badRevision.status == 2)

@@ -19,6 +19,12 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
     Run(try ProcessRunner.run(executable, arguments, in: directory))
 }
 
+/// Runs `executable` in `directory` with `environment` over this process's own, and collects its output.
+public func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot, adding environment: [String: String]) throws -> Run {
+    Run(try ProcessRunner.run(executable, arguments, in: directory,
+                              environment: ProcessInfo.processInfo.environment.merging(environment) { _, added in added }))
+}
+
 /// Runs `executable` with `input` written to its standard input (then closed), and collects its output.
 public func run(_ executable: String, _ arguments: [String], in directory: String = packageRoot, standardInput input: Data) throws -> Run {
     Run(try ProcessRunner.run(executable, arguments, in: directory, input: input))
