@@ -43,8 +43,10 @@ let package = Package(
         .target(name: "FlowRendering", dependencies: ["FlowModel", "FlowPresentation", "CGraphviz"]),
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
         .target(name: "FlowReflection", dependencies: ["FlowModel", "FlowLoaders"]),
+        // Recorded runs replayed on the flow graph (issue 19): what paths runs take, where they fail.
+        .target(name: "FlowTrace", dependencies: ["FlowModel"]),
         // The library facade: load -> analyze -> report/render.
-        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowPresentation", "FlowReporters", "FlowRendering", "FlowReflection"]),
+        .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowPresentation", "FlowReporters", "FlowRendering", "FlowReflection", "FlowTrace"]),
         // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.
         .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Replays every saved fuzz input (crashes and slow inputs once found) through its target.
         .testTarget(name: "FlowLensFuzzingTests", dependencies: ["FlowLensFuzzing", "FlowLensTestSupport"], exclude: ["Regressions"]),
+        .testTarget(name: "FlowTraceTests", dependencies: ["FlowTrace", "FlowLoaders", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReflectionTests", dependencies: ["FlowLensTesting", "FlowLensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,185 @@
+import FlowModel
+
+/// What the recorded runs of one flow did on its graph (token replay, as process-mining tools check
+/// conformance, but against the flow graph the code defines): how often each step ran and each
+/// transition was taken, where and how runs ended, where they failed, and where they left the graph.
+/// Aggregates only: memory grows with the flow, not with the number of runs.
+public struct FlowTrace: Sendable {
+    /// The flow replayed on.
+    public let flow: String
+    /// Runs replayed.
+    public var runs = 0
+    /// Per step (index in `flow.steps`): how many times a run arrived at it.
+    public var stepVisits: [Int]
+    /// Per transition (index in `flow.transitions`): how many times a run took it.
+    public var transitionCounts: [Int]
+    /// How runs ended: by the reason of their end (`success`, `failure`, `no-case-matched` …).
+    public var endings: [String: Int] = [:]
+    /// Failures, by step, reason and key, with how many and the first run that had it.
+    public var failures: [Failure: Example] = [:]
+    /// Where runs left the graph: a step the flow does not have, or a move it has no transition for.
+    public var deviations: [Deviation: Example] = [:]
+
+    /// A step failing for a reason.
+    public struct Failure: Hashable, Sendable {
+        /// The step's index; nil when the failing step is not in the flow.
+        public var step: Int?
+        public var reason: String
+        public var key: String?
+    }
+
+    /// A way a run left the graph.
+    public enum Deviation: Hashable, Sendable {
+        /// A run named a step the flow does not have.
+        case unknownStep(String)
+        /// A run went from one step (nil: the flow's start) to another with no transition, or chain of
+        /// transitions through steps that run no code, between them.
+        case noTransition(from: Int?, to: Int)
+    }
+
+    /// How often, and the first time.
+    public struct Example: Hashable, Sendable {
+        public var count: Int
+        /// The first run it happened in, and where its record says so.
+        public var run: String
+        public var location: SourceLocation
+    }
+
+    init(flow: Flow) {
+        self.flow = flow.id
+        stepVisits = Array(repeating: 0, count: flow.steps.count)
+        transitionCounts = Array(repeating: 0, count: flow.transitions.count)
+    }
+
+    static func note<Key: Hashable>(_ key: Key, in table: inout [Key: Example], run: String, at location: SourceLocation) {
+        if table[key] == nil { table[key] = Example(count: 0, run: run, location: location) }
+        table[key]!.count += 1
+    }
+}
+
+/// Replays runs on one flow. Feed it each run's events (`replay(_:)`); read `trace`.
+public struct Replayer: Sendable {
+    public private(set) var trace: FlowTrace
+    let flow: Flow
+    let index: [String: Int]
+    let byName: [String: Int]
+    let successors: [[(transition: Int, to: Int)]]
+    let entries: [Int]
+
+    /// Steps that run no code of their own and leave no record when a run passes them: the flow's
+    /// start, its exits, and where branches split (without an operation of their own) or meet. A run
+    /// moves through them silently; operations, groups, states and sub-flows must appear in its records.
+    static let silentKinds: Set<StepKind> = [.start, .end, .fail, .join, .branch, .parallel]
+
+    public init(flow: Flow) {
+        self.flow = flow
+        trace = FlowTrace(flow: flow)
+        var index: [String: Int] = [:]
+        var byName: [String: Int] = [:]
+        for (i, step) in flow.steps.enumerated() {
+            if index[step.id] == nil { index[step.id] = i }
+            if byName[step.name] == nil { byName[step.name] = i }
+        }
+        var successors = Array(repeating: [(transition: Int, to: Int)](), count: flow.steps.count)
+        for (t, transition) in flow.transitions.enumerated() {
+            if let from = index[transition.from], let to = index[transition.to] { successors[from].append((t, to)) }
+        }
+        self.index = index
+        self.byName = byName
+        self.successors = successors
+        entries = flow.effectiveEntries.compactMap { index[$0] }
+    }
+
+    /// The step a record names: by id, else by name.
+    func step(named name: String) -> Int? { index[name] ?? byName[name] }
+
+    /// The shortest way from `from` (nil: the flow's entries) to `to` that passes only silent steps
+    /// on the way, as transition indices; nil when there is none. Ties go to the earlier transition.
+    func path(from: Int?, to: Int) -> [Int]? {
+        var parent: [Int: (transition: Int, from: Int?)] = [:]
+        var queue: [Int] = []
+        var head = 0
+        let starts = from.map { [$0] } ?? entries
+        if from == nil, entries.contains(to) { return [] }
+        queue.append(contentsOf: starts)
+        var seen = Set(starts)
+        while head < queue.count {
+            let current = queue[head]
+            head += 1
+            // The run's own step is left; every other step on the way must be silent.
+            if !(from != nil && current == from), !Self.silentKinds.contains(flow.steps[current].kind) { continue }
+            for (transition, next) in successors[current] {
+                if next == to {
+                    var path = [transition]
+                    var at = current
+                    while let step = parent[at] {
+                        path.append(step.transition)
+                        guard let previous = step.from else { break }
+                        at = previous
+                    }
+                    return path.reversed()
+                }
+                if seen.insert(next).inserted {
+                    parent[next] = (transition, current)
+                    queue.append(next)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Replays one run's events, in order.
+    public mutating func replay(_ events: [RunEvent]) {
+        trace.runs += 1
+        var position: Int?         // where the run's token is; nil before its first step
+        var running: Set<Int> = [] // steps started and not yet finished (a group's instances share one)
+        var ended = false
+        for event in events {
+            switch event.kind {
+            case .start:
+                guard let name = event.step else { continue }
+                guard let step = self.step(named: name) else {
+                    FlowTrace.note(.unknownStep(name), in: &trace.deviations, run: event.run, at: event.location)
+                    continue
+                }
+                // Another instance of a step that is running (a group's elements) is not a move.
+                if running.contains(step), event.instance != nil { continue }
+                if let path = path(from: position, to: step) {
+                    for transition in path {
+                        trace.transitionCounts[transition] += 1
+                        if let to = index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
+                    }
+                } else {
+                    FlowTrace.note(.noTransition(from: position, to: step), in: &trace.deviations, run: event.run, at: event.location)
+                }
+                trace.stepVisits[step] += 1
+                position = step
+                running.insert(step)
+            case .finish:
+                if let name = event.step, let step = self.step(named: name) { running.remove(step) }
+            case .fail:
+                let failed = event.step.flatMap { self.step(named: $0) }
+                FlowTrace.note(FlowTrace.Failure(step: failed, reason: event.reason ?? RunEvent.Reason.error, key: event.key),
+                           in: &trace.failures, run: event.run, at: event.location)
+            case .stop:
+                trace.endings[event.reason ?? "stopped", default: 0] += 1
+                ended = true
+            case .end:
+                if !ended { trace.endings[event.reason ?? RunEvent.Reason.success, default: 0] += 1 }
+                ended = true
+                // A run that succeeded went on to an exit through silent steps: count the way there.
+                if event.reason == RunEvent.Reason.success, let from = position,
+                   let exit = flow.steps.indices.first(where: { flow.steps[$0].kind == .end && path(from: from, to: $0) != nil }),
+                   let way = path(from: from, to: exit) {
+                    for transition in way {
+                        trace.transitionCounts[transition] += 1
+                        if let to = index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
+                    }
+                }
+            case .write:
+                break
+            }
+        }
+        if !ended { trace.endings["no end recorded", default: 0] += 1 }
+    }
+}

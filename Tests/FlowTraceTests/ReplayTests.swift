@@ -1,0 +1,100 @@
+import FlowLensTestSupport
+import FlowLoaders
+import FlowModel
+import FlowTrace
+import Foundation
+import Testing
+
+/// Token replay of recorded runs on the flow graph (issue 19, point 2), on the Flow-iOS sample app's
+/// own flows and run summaries written as the library writes them.
+@Suite("Replaying runs")
+struct ReplayTests {
+    /// The sample app's Flow-iOS flows, read from its sources.
+    static let graph: FlowGraph = {
+        let folder = packageRoot + "/samples/flow-ios/PhotoShare"
+        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        return load(files.map { (folder + "/" + $0, try! String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) })
+    }()
+
+    static func flow(_ id: String) -> Flow { graph.flows.first { $0.id == id }! }
+
+    /// One summary: the operations' lines (`name WillStart` …), then `Flow isSuccess: outcome`.
+    static func summary(_ lines: [String], success: Bool) -> String {
+        (["====== Flow Summary ======"] + lines.map { "10:02:11 [\($0)" } + ["Flow isSuccess: \(success)", "======    Ending    ======"])
+            .joined(separator: "\n")
+    }
+
+    /// Replays every run of `log` on `flow`.
+    static func replay(_ log: String, on flow: Flow) -> FlowTrace {
+        var replayer = Replayer(flow: flow)
+        for run in RunRecordFormats.read(log, file: "app.log").runs { replayer.replay(run.events) }
+        return replayer.trace
+    }
+
+    /// `from → to: count` for every transition taken.
+    static func taken(_ trace: FlowTrace, _ flow: Flow) -> [String] {
+        flow.transitions.indices.filter { trace.transitionCounts[$0] > 0 }
+            .map { "\(flow.transitions[$0].from) → \(flow.transitions[$0].to): \(trace.transitionCounts[$0])" }.sorted()
+    }
+
+    static func visits(_ trace: FlowTrace, _ flow: Flow) -> [String: Int] {
+        Dictionary(flow.steps.indices.map { (flow.steps[$0].id, trace.stepVisits[$0]) }, uniquingKeysWith: +)
+    }
+
+    @Test("a case split: which branch each run took, the join passed silently, early finishes and failures")
+    func shareAlbum() {
+        let flow = Self.flow("AlbumViewController.shareAlbum")
+        let log = [
+            Self.summary(["TrackEventOp] WillStart", "TrackEventOp] DidFinish: successfully", "CreatePublicLinkOp] WillStart",
+                          "CreatePublicLinkOp] DidFinish: successfully", "ComposeShareMessageOp] WillStart",
+                          "ComposeShareMessageOp] DidFinish: successfully"], success: true),
+            Self.summary(["TrackEventOp] WillStart", "TrackEventOp] DidFinish: successfully", "CreateInviteLinkOp] WillStart",
+                          "CreateInviteLinkOp] DidFinish: successfully", "ComposeShareMessageOp] WillStart",
+                          "ComposeShareMessageOp] DidFinish: successfully"], success: true),
+            Self.summary(["TrackEventOp] WillStart", "TrackEventOp] DidFinish: successfully", "Cases] no case is matached. finished in early."],
+                         success: true),
+            Self.summary(["TrackEventOp] WillStart", "TrackEventOp] DidFinish: successfully", "CreatePublicLinkOp] WillStart",
+                          "CreatePublicLinkOp] DidFinish: withError: The Internet connection appears to be offline."], success: false),
+        ].joined(separator: "\n")
+        let trace = Self.replay(log, on: flow)
+        #expect(trace.runs == 4)
+        #expect(Self.taken(trace, flow) == [
+            "ComposeShareMessageOp → finish: 2", "CreateInviteLinkOp → combine: 1", "CreatePublicLinkOp → combine: 1",
+            "TrackEventOp → CreateInviteLinkOp: 1", "TrackEventOp → CreatePublicLinkOp: 2", "combine → ComposeShareMessageOp: 2",
+            "start → TrackEventOp: 4",
+        ])
+        #expect(Self.visits(trace, flow) == ["start": 0, "TrackEventOp": 4, "CreatePublicLinkOp": 2, "CreateInviteLinkOp": 1, "combine": 2,
+                                              "ComposeShareMessageOp": 2, "finish": 2])
+        #expect(trace.endings == ["success": 2, "no-case-matched": 1, "failure": 1])
+        #expect(trace.failures.map { "\(flow.steps[$0.key.step!].id) \($0.key.reason) ×\($0.value.count) first in \($0.value.run)" }
+                == ["CreatePublicLinkOp error ×1 first in app.log:25"])
+        #expect(trace.deviations.isEmpty)
+    }
+
+    @Test("a group's concurrent instances are one visit of its step; a run that skips a step or names an unknown one leaves the graph")
+    func groupAndDrift() {
+        let flow = Self.flow("AlbumViewController.uploadAlbum")
+        let log = [
+            Self.summary(["MakeThumbnailOp] WillStart", "MakeThumbnailOp] DidFinish: successfully",
+                          "UploadSingleImageOp 3F2A] WillStart", "UploadSingleImageOp 9C01] WillStart",
+                          "UploadSingleImageOp 9C01] DidFinish: successfully", "UploadSingleImageOp 3F2A] DidFinish: successfully",
+                          "SaveAlbumOp] WillStart", "SaveAlbumOp] DidFinish: successfully"], success: true),
+            // Drift: the code no longer matches what runs (a build that skipped thumbnails, a new operation).
+            Self.summary(["UploadSingleImageOp 0A1B] WillStart", "UploadSingleImageOp 0A1B] DidFinish: successfully",
+                          "WatermarkOp] WillStart", "WatermarkOp] DidFinish: successfully",
+                          "SaveAlbumOp] WillStart", "SaveAlbumOp] DidFinish: successfully"], success: true),
+        ].joined(separator: "\n")
+        let trace = Self.replay(log, on: flow)
+        #expect(Self.visits(trace, flow)["UploadSingleImageOp"] == 2 && Self.visits(trace, flow)["SaveAlbumOp"] == 2)
+        #expect(Self.taken(trace, flow) == [
+            "MakeThumbnailOp → UploadSingleImageOp: 1", "SaveAlbumOp → finish: 2", "UploadSingleImageOp → SaveAlbumOp: 2",
+            "start → MakeThumbnailOp: 1",
+        ])
+        let index = { (id: String) in flow.steps.firstIndex { $0.id == id }! }
+        #expect(trace.deviations.mapValues(\.count) == [
+            .noTransition(from: nil, to: index("UploadSingleImageOp")): 1,
+            .unknownStep("WatermarkOp"): 1,
+        ])
+        #expect(trace.deviations[.unknownStep("WatermarkOp")]?.location.line == 15)
+    }
+}
