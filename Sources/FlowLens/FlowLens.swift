@@ -5,6 +5,7 @@
 @_exported import FlowRendering
 @_exported import FlowReporters
 @_exported import FlowRules
+@_exported import FlowTrace
 import Foundation
 
 /// FlowLens as a library: load flow definitions, analyse them, report and draw them.

@@ -83,10 +83,14 @@ public struct RunEvent: Hashable, Sendable, Codable {
 public struct RunRecords: Sendable {
     public var events: [RunEvent] = []
     public var findings: [Finding] = []
+    /// The kinds of flow these records can come from (a library's own log format names its library);
+    /// empty: any.
+    public var flowKinds: [FlowKind] = []
 
-    public init(events: [RunEvent] = [], findings: [Finding] = []) {
+    public init(events: [RunEvent] = [], findings: [Finding] = [], flowKinds: [FlowKind] = []) {
         self.events = events
         self.findings = findings
+        self.flowKinds = flowKinds
     }
 
     /// The runs, each with its events in order, in the order each run first appears.

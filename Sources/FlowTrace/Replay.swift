@@ -19,6 +19,14 @@ public struct FlowTrace: Sendable {
     public var failures: [Failure: Example] = [:]
     /// Where runs left the graph: a step the flow does not have, or a move it has no transition for.
     public var deviations: [Deviation: Example] = [:]
+    /// The paths runs took (the steps they started, in order, a step repeated at once counted once),
+    /// with how many runs took each; at most `pathLimit` distinct paths, the runs of any other in
+    /// `otherPaths`, so that memory stays bounded whatever the runs do.
+    public var paths: [[Int]: Int] = [:]
+    /// Runs whose path was not kept (see `paths`).
+    public var otherPaths = 0
+    /// Distinct paths kept.
+    public static let pathLimit = 10_000
 
     /// A step failing for a reason.
     public struct Failure: Hashable, Sendable {
@@ -134,6 +142,10 @@ public struct Replayer: Sendable {
         var position: Int?         // where the run's token is; nil before its first step
         var running: Set<Int> = [] // steps started and not yet finished (a group's instances share one)
         var ended = false
+        var visited: [Int] = []
+        defer {
+            if trace.paths[visited] != nil || trace.paths.count < FlowTrace.pathLimit { trace.paths[visited, default: 0] += 1 } else { trace.otherPaths += 1 }
+        }
         for event in events {
             switch event.kind {
             case .start:
@@ -144,8 +156,8 @@ public struct Replayer: Sendable {
                 }
                 // Another instance of a step that is running (a group's elements) is not a move.
                 if running.contains(step), event.instance != nil { continue }
-                if let path = path(from: position, to: step) {
-                    for transition in path {
+                if let way = self.path(from: position, to: step) {
+                    for transition in way {
                         trace.transitionCounts[transition] += 1
                         if let to = index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
                     }
@@ -153,6 +165,7 @@ public struct Replayer: Sendable {
                     FlowTrace.note(.noTransition(from: position, to: step), in: &trace.deviations, run: event.run, at: event.location)
                 }
                 trace.stepVisits[step] += 1
+                if visited.last != step { visited.append(step) }
                 position = step
                 running.insert(step)
             case .finish:
@@ -169,8 +182,8 @@ public struct Replayer: Sendable {
                 ended = true
                 // A run that succeeded went on to an exit through silent steps: count the way there.
                 if event.reason == RunEvent.Reason.success, let from = position,
-                   let exit = flow.steps.indices.first(where: { flow.steps[$0].kind == .end && path(from: from, to: $0) != nil }),
-                   let way = path(from: from, to: exit) {
+                   let exit = flow.steps.indices.first(where: { flow.steps[$0].kind == .end && self.path(from: from, to: $0) != nil }),
+                   let way = self.path(from: from, to: exit) {
                     for transition in way {
                         trace.transitionCounts[transition] += 1
                         if let to = index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }

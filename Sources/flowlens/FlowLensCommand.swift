@@ -31,7 +31,7 @@ struct FlowLensCommand: ParsableCommand {
                  or output that could not be written
             """,
         version: FlowLensTool.version,
-        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Merge.self, Rules.self, DumpConfig.self, Init.self, RenderWorkerCommand.self],
+        subcommands: [Check.self, Export.self, Explain.self, Diff.self, Merge.self, Trace.self, Rules.self, DumpConfig.self, Init.self, RenderWorkerCommand.self],
         defaultSubcommand: nil)
 }
 

@@ -89,7 +89,7 @@ struct EcosystemCLITests {
     @Test("the completion scripts swift-argument-parser generates name every subcommand, for bash, zsh and fish")
     func completions() throws {
         let names = try subcommands()
-        #expect(names.sorted() == ["check", "diff", "dump-config", "explain", "export", "init", "merge", "rules"])
+        #expect(names.sorted() == ["check", "diff", "dump-config", "explain", "export", "init", "merge", "rules", "trace"])
         for shell in ["bash", "zsh", "fish"] {
             let script = try flowlens(["--generate-completion-script", shell])
             #expect(script.status == 0 && script.stdout.count > 500, "\(shell): \(script.stderr)")

@@ -98,3 +98,42 @@ struct ReplayTests {
         #expect(trace.deviations[.unknownStep("WatermarkOp")]?.location.line == 15)
     }
 }
+
+/// Matching runs to flows, and `flowlens trace` end to end.
+@Suite("Matching runs to flows")
+struct RunMatchingTests {
+    let flows = ReplayTests.graph.flows
+
+    func matched(_ log: String) -> [String] {
+        let report = TraceReport.replaying([RunRecordFormats.read(log, file: "device.log")], on: flows)
+        return report.traces.map { "\($0.flow) ×\($0.runs)" } + report.unmatched.map { "unmatched @\($0.location.line): \($0.reason)" }
+    }
+
+    @Test("a Flow-iOS summary names no flow: the steps decide, then the keys it started with; a true tie is said, not guessed")
+    func bySteps() {
+        let renamedKey = ReplayTests.summary(["DataBucket] start with:", "LoginOp] WillStart",
+                                              "LoginOp] DidFinish: withInsufficientInputData: can't find <email> in data bucket"], success: false)
+            .replacingOccurrences(of: "start with:\n", with: "start with:\nemail_address: anna@example.com\npassword: 123456\n")
+        let noKeys = ReplayTests.summary(["LoginOp] WillStart", "LoginOp] DidFinish: successfully"], success: true)
+        let album = ReplayTests.summary(["MakeThumbnailOp] WillStart", "MakeThumbnailOp] DidFinish: successfully"], success: false)
+        #expect(matched([renamedKey, noKeys, album].joined(separator: "\n")) == [
+            "AlbumViewController.uploadAlbum ×1",
+            "BrokenFlowsViewController.loginWithRenamedEmailKey ×1",
+            // Not loginWithDemoAccount: it validates the credentials before LoginOp, so this run would leave its graph.
+            "unmatched @10: the steps it started (LoginOp) fit 3 flows equally: BrokenFlowsViewController.loginWithRenamedEmailKey, "
+                + "BrokenFlowsViewController.loginWithNumericPassword, LoginViewController.loginFromForm",
+        ])
+    }
+
+    @Test("an event names its flow by id or name; an unknown or shared name is said")
+    func byName() {
+        let lines = [
+            #"{"flow": "AlbumViewController.exportAlbum", "run": 1, "step": "SimplePrintOp", "event": "start"}"#,
+            #"{"flow": "NoSuchFlow", "run": 2, "step": "SimplePrintOp", "event": "start"}"#,
+        ].joined(separator: "\n")
+        #expect(matched(lines) == [
+            "AlbumViewController.exportAlbum ×1",
+            "unmatched @2: it names flow 'NoSuchFlow', which no flow read has as its id or name",
+        ])
+    }
+}

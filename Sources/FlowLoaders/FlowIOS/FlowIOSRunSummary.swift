@@ -42,6 +42,7 @@ public enum FlowIOSRunSummary {
             reader.read(line, at: number)
         }
         reader.finish()
+        reader.records.flowKinds = [.flowIOS]
         return reader.records
     }
 

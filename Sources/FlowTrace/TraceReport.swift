@@ -1,0 +1,84 @@
+import Foundation
+import FlowModel
+
+/// The replay of every recorded run read, flow by flow: what `flowlens trace` prints.
+public struct TraceReport: Sendable {
+    /// The flows read (the static graph).
+    public var flows: [Flow]
+    /// One trace for each flow that has runs, in the order of `flows`.
+    public var traces: [FlowTrace]
+    /// The runs no flow was found for, with where their records start and why.
+    public var unmatched: [(run: String, location: SourceLocation, reason: String)]
+    /// The lines and records that could not be read (`invalid-input`).
+    public var findings: [Finding]
+
+    /// Matches each run of `records` to a flow of `flows` and replays it there.
+    public static func replaying(_ records: [RunRecords], on flows: [Flow]) -> TraceReport {
+        let matcher = RunMatcher(flows: flows)
+        var replayers: [Int: Replayer] = [:]
+        var unmatched: [(run: String, location: SourceLocation, reason: String)] = []
+        for file in records {
+            for (run, events) in file.runs {
+                switch matcher.match(events, kinds: file.flowKinds) {
+                case let .success(index):
+                    if replayers[index] == nil { replayers[index] = Replayer(flow: flows[index]) }
+                    replayers[index]!.replay(events)
+                case let .failure(why):
+                    unmatched.append((run, events[0].location, why.reason))
+                }
+            }
+        }
+        return TraceReport(flows: flows, traces: replayers.keys.sorted().map { replayers[$0]!.trace }, unmatched: unmatched,
+                           findings: records.flatMap(\.findings))
+    }
+
+    /// The report as text: each flow's runs, how they ended, the paths they took (most taken first),
+    /// the steps none reached, the failures and the moves off the graph, then the unmatched runs.
+    public var text: String {
+        var out = ""
+        let byID = Dictionary(flows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for trace in traces {
+            guard let flow = byID[trace.flow] else { continue }
+            let name = { (step: Int?) in step.map { flow.steps[$0].id } ?? "the start" }
+            out += "\(flow.id) — \(Plural.count(trace.runs, "run"))" + (flow.location.map { " (\($0.file):\($0.line))" } ?? "") + "\n"
+            out += "  ended: " + trace.endings.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.value) \($0.key.replacingOccurrences(of: "-", with: " "))" }.joined(separator: " · ") + "\n"
+            out += "  paths taken:\n"
+            let ranked = trace.paths.map { (text: $0.key.isEmpty ? "no step" : $0.key.map { name($0) }.joined(separator: " → "), count: $0.value) }
+                .sorted { ($1.count, $0.text) < ($0.count, $1.text) }
+            for (path, count) in ranked.prefix(5) {
+                let share = Int((Double(count) / Double(max(trace.runs, 1)) * 100).rounded())
+                out += "    \(Plural.count(count, "run")) (\(share)%): \(path)\n"
+            }
+            let more = trace.paths.count - min(trace.paths.count, 5)
+            if more > 0 || trace.otherPaths > 0 {
+                out += "    … \(Plural.count(more, "other path"))" + (trace.otherPaths > 0 ? " and \(Plural.count(trace.otherPaths, "run")) on paths not kept" : "") + "\n"
+            }
+            let never = flow.steps.indices.filter { trace.stepVisits[$0] == 0 && !Replayer.silentKinds.contains(flow.steps[$0].kind) }
+            out += "  never reached: " + (never.isEmpty ? "none" : never.map { name($0) }.joined(separator: ", ")) + "\n"
+            if !trace.failures.isEmpty {
+                out += "  failures:\n"
+                for (failure, example) in trace.failures.sorted(by: { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }) {
+                    out += "    \(failure.step.map { name($0) } ?? "a step not in the flow"): \(failure.reason.replacingOccurrences(of: "-", with: " "))"
+                        + (failure.key.map { " '\($0)'" } ?? "") + " ×\(example.count) (first: \(example.location.file):\(example.location.line))\n"
+                }
+            }
+            if !trace.deviations.isEmpty {
+                out += "  off the graph:\n"
+                for (deviation, example) in trace.deviations.sorted(by: { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }) {
+                    let what: String
+                    switch deviation {
+                    case let .unknownStep(step): what = "step '\(step)', which the flow does not have"
+                    case let .noTransition(from, to): what = "\(name(from)) → \(name(to)), which no transition leads along"
+                    }
+                    out += "    \(what) ×\(example.count) (first: \(example.location.file):\(example.location.line))\n"
+                }
+            }
+        }
+        if !unmatched.isEmpty {
+            out += "runs matched to no flow:\n"
+            for run in unmatched { out += "  \(run.location.file):\(run.location.line): \(run.reason)\n" }
+        }
+        return out.isEmpty ? "no runs read\n" : out
+    }
+}

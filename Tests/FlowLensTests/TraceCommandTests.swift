@@ -1,0 +1,37 @@
+import FlowLens
+import FlowLensTestSupport
+import Foundation
+import Testing
+
+/// `flowlens trace` end to end (issue 19).
+@Suite("flowlens trace")
+struct TraceCommandTests {
+    /// One Flow-iOS summary of operation lines (`Name] WillStart` …) and its outcome.
+    func summary(_ lines: [String], success: Bool) -> String {
+        (["====== Flow Summary ======"] + lines.map { "10:02:11 [\($0)" } + ["Flow isSuccess: \(success)", "======    Ending    ======"])
+            .joined(separator: "\n")
+    }
+
+    @Test("flowlens trace: records told from flows by their content, the summary printed, bad lines reported with exit 2")
+    func command() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = summary(["MakeThumbnailOp] WillStart", "MakeThumbnailOp] DidFinish: successfully",
+                                       "UploadSingleImageOp 3F2A] WillStart", "UploadSingleImageOp 3F2A] DidFinish: successfully",
+                                       "SaveAlbumOp] WillStart", "SaveAlbumOp] DidFinish: successfully"], success: true)
+        try ("app launched\n" + log + "\n").write(toFile: folder + "/device.log", atomically: true, encoding: .utf8)
+        let traced = try flowlens(["trace", folder + "/device.log", packageRoot + "/samples/flow-ios"], in: folder)
+        #expect(traced.status == 0, "\(traced.stderr)")
+        #expect(traced.stdout.hasPrefix("AlbumViewController.uploadAlbum — 1 run ("), "\(traced.stdout)")
+        #expect(traced.stdout.contains("  ended: 1 success\n  paths taken:\n    1 run (100%): MakeThumbnailOp → UploadSingleImageOp → SaveAlbumOp\n  never reached: none\n"))
+
+        try ("{\"flow\": \"x\", \"run\": 1, \"step\": \"s\", \"event\": \"start\"}\n{broken\n").write(toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+        let bad = try flowlens(["trace", "events.jsonl", packageRoot + "/samples/flow-ios"], in: folder)
+        #expect(bad.status == 2)
+        #expect(bad.stdout.contains("unmatched") == false && bad.stdout.contains("runs matched to no flow:\n  events.jsonl:1: it names flow 'x'"))
+        #expect(bad.stderr.contains("events.jsonl:2:1: error: not a JSON object: line skipped [invalid-input]"), "\(bad.stderr)")
+
+        let none = try flowlens(["trace", packageRoot + "/samples/flow-ios"], in: folder)
+        #expect(none.status != 0 && none.stderr.contains("Give at least one file of run records"))
+    }
+}
