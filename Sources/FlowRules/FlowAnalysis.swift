@@ -15,17 +15,12 @@ public final class FlowAnalysis: Sendable {
     }
 
     /// An edge between two existing steps.
-    public struct Edge: Hashable, Sendable {
-        /// Index into `flow.transitions`.
-        public let transition: Int
-        /// Source step index.
-        public let from: Int
-        /// Target step index.
-        public let to: Int
-    }
+    public typealias Edge = FlowIndex.Edge
 
     /// The flow analysed.
     public let flow: Flow
+    /// The flow's graph (steps by id, edges, entries), built once: the fields below are its own.
+    public let graphIndex: FlowIndex
     /// Index of the first step with each id.
     public let index: [String: Int]
     /// Indices of steps that repeat an earlier id.
@@ -62,28 +57,16 @@ public final class FlowAnalysis: Sendable {
     /// Analyses `flow`; `session` resolves sub-flows (and shares results between flows).
     public init(flow: Flow, session: AnalysisSession) {
         self.flow = flow
-        var index: [String: Int] = [:]
-        var duplicates = Set<Int>()
-        for (i, step) in flow.steps.enumerated() {
-            if index[step.id] == nil { index[step.id] = i } else { duplicates.insert(i) }
-        }
+        let graph = FlowIndex(flow)
+        graphIndex = graph
+        let index = graph.index, duplicates = graph.duplicates
+        let successors = graph.successors, predecessors = graph.predecessors
         self.index = index
         self.duplicates = duplicates
-
-        var successors = Array(repeating: [Edge](), count: flow.steps.count)
-        var predecessors = successors
-        var transitionsFrom: [String: [Int]] = [:]
-        for (t, transition) in flow.transitions.enumerated() {
-            transitionsFrom[transition.from, default: []].append(t)
-            guard let from = index[transition.from], let to = index[transition.to] else { continue }
-            let edge = Edge(transition: t, from: from, to: to)
-            successors[from].append(edge)
-            predecessors[to].append(edge)
-        }
-        self.transitionsFrom = transitionsFrom
+        self.transitionsFrom = graph.transitionsFrom
         self.successors = successors
         self.predecessors = predecessors
-        entries = flow.effectiveEntries.compactMap { index[$0] }
+        entries = graph.entries
 
         reachable = Self.closure(from: entries, next: { successors[$0].map(\.to) })
         let exits = flow.steps.indices.filter { flow.steps[$0].isExit && !duplicates.contains($0) }
@@ -154,7 +137,7 @@ public final class FlowAnalysis: Sendable {
             guard let i = definition.step else { continue }
             lastDefinition[definition.access.key, default: [:]][i] = d
         }
-        let order = Self.order(entries: entries, successors: successors)
+        let order = graph.reversePostOrder()
         // A write made only under a condition (a maybe-write) never makes its key certain, and does not
         // replace the key's earlier definitions: it reaches later steps beside them.
         var certainWriters: [String: [Int]] = [:]
@@ -292,29 +275,6 @@ public final class FlowAnalysis: Sendable {
             for n in next(current) where seen.insert(n).inserted { stack.append(n) }
         }
         return seen
-    }
-
-    /// Reverse post-order from the entries: the order in which forward data flow converges fastest.
-    static func order(entries: [Int], successors: [[Edge]]) -> [Int] {
-        var visited = Set<Int>()
-        var post: [Int] = []
-        for entry in entries where !visited.contains(entry) {
-            // Iterative DFS: flows of thousands of steps must not exhaust the stack.
-            var stack: [(node: Int, next: Int)] = [(entry, 0)]
-            visited.insert(entry)
-            while !stack.isEmpty {
-                let (node, nextIndex) = stack[stack.count - 1]
-                if nextIndex < successors[node].count {
-                    stack[stack.count - 1].next += 1
-                    let to = successors[node][nextIndex].to
-                    if visited.insert(to).inserted { stack.append((to, 0)) }
-                } else {
-                    post.append(node)
-                    stack.removeLast()
-                }
-            }
-        }
-        return post.reversed()
     }
 }
 
