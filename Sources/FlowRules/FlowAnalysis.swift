@@ -74,10 +74,13 @@ public final class FlowAnalysis: Sendable {
 
         var reads: [[DataAccess]] = []
         var writes: [[DataAccess]] = []
-        for (i, step) in flow.steps.enumerated() {
-            var r = step.reads, w = step.writes
-            if !duplicates.contains(i), let name = step.subflow, let interface = session.interface(of: name) {
-                let at = step.location
+        reads.reserveCapacity(flow.steps.count)
+        writes.reserveCapacity(flow.steps.count)
+        // By index: a copy of each `Step` (a dozen reference-counted fields) costs more than the loop.
+        for i in flow.steps.indices {
+            var r = flow.steps[i].reads, w = flow.steps[i].writes
+            if !duplicates.contains(i), let name = flow.steps[i].subflow, let interface = session.interface(of: name) {
+                let at = flow.steps[i].location
                 r += interface.inputs.map { DataAccess(key: $0.key, type: $0.type, optional: $0.optional, location: at) }
                 w += interface.outputs.map { DataAccess(key: $0.key, type: $0.type, location: at) }
             }
@@ -98,7 +101,8 @@ public final class FlowAnalysis: Sendable {
         }
         for access in flow.initialData { _ = number(access.key) }
         for transition in flow.transitions { if case let .equals(key, _)? = transition.condition { _ = number(key) } }
-        for list in reads + writes { for access in list { _ = number(access.key) } }
+        for list in reads { for access in list { _ = number(access.key) } }
+        for list in writes { for access in list { _ = number(access.key) } }
         self.keys = keys
         self.keyIndex = keyIndex
 
@@ -112,8 +116,15 @@ public final class FlowAnalysis: Sendable {
         }
         self.writers = writers
         self.definitions = definitions
-        var byKey: [String: [Int]] = [:]
-        for (d, definition) in definitions.enumerated() { byKey[definition.access.key, default: []].append(d) }
+        // Per key with a definition, its initial ones (none for most keys).
+        var initialDefinitions: [String: [Int]] = [:]
+        for (d, definition) in definitions.enumerated() {
+            if definition.step == nil {
+                initialDefinitions[definition.access.key, default: []].append(d)
+            } else if initialDefinitions[definition.access.key] == nil {
+                initialDefinitions[definition.access.key] = []
+            }
+        }
 
         // What each step reads for "is it read later": its reads, and its case conditions' keys (a
         // missing key just matches no case); a step that may read anything uses every key.
@@ -127,7 +138,7 @@ public final class FlowAnalysis: Sendable {
         self.testedKeys = testedKeys
         var readers: [String: [Int]] = [:]
         for (i, list) in readKeys.enumerated() {
-            for key in Set(list) { readers[key, default: []].append(i) }
+            for key in Self.distinct(list) { readers[key, default: []].append(i) }
         }
         let readsAnything = flow.steps.indices.filter { flow.steps[$0].mayReadAnything }
         let writesAnything = flow.steps.indices.filter { flow.steps[$0].mayWriteAnything }
@@ -142,14 +153,14 @@ public final class FlowAnalysis: Sendable {
         // replace the key's earlier definitions: it reaches later steps beside them.
         var certainWriters: [String: [Int]] = [:]
         for (i, list) in writes.enumerated() {
-            for key in Set(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
+            for key in Self.distinct(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
         }
         facts = KeyFacts(
             stepCount: flow.steps.count, successors: successors.map { $0.map(\.to) },
             predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: order, reachable: reachable,
             initialKeys: Set(flow.initialData.filter { $0.condition == nil }.map(\.key)), readKeys: readKeys, readers: readers,
             readsAnything: readsAnything, certainWriters: certainWriters, writesAnything: writesAnything,
-            lastDefinition: lastDefinition, initialDefinitions: byKey.mapValues { $0.filter { definitions[$0].step == nil } })
+            lastDefinition: lastDefinition, initialDefinitions: initialDefinitions)
     }
 
     /// The step at `index`.
@@ -267,6 +278,16 @@ public final class FlowAnalysis: Sendable {
     }
 
     // MARK: - Algorithms
+
+    /// `keys` without repeats (in no particular order): a step's few keys are compared directly, as
+    /// a `Set` per step would allocate for every step of a large flow.
+    static func distinct(_ keys: [String]) -> [String] {
+        if keys.count <= 1 { return keys }
+        guard keys.count > 8 else {
+            return keys.indices.filter { i in !keys[..<i].contains(keys[i]) }.map { keys[$0] }
+        }
+        return Array(Set(keys))
+    }
 
     static func closure(from starts: [Int], next: (Int) -> [Int]) -> Set<Int> {
         var seen = Set(starts)

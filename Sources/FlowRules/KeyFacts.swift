@@ -96,7 +96,8 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     /// Whether a path from an entry reaches `step` (a reachable step) with no step on it, `step`
     /// included, writing `key`.
     private func reachesUnset(_ key: String, _ step: Int, _ bounds: (enter: Int, exit: Int)) -> Bool {
-        var memo = unsetReaches[key] ?? [:]
+        // Taken out while it grows, so that it is changed in place, not copied on every question.
+        var memo = unsetReaches.removeValue(forKey: key) ?? [:]
         defer { unsetReaches[key] = memo }
         func decided(_ s: Int) -> Bool? {
             if let known = memo[s] { return known }
@@ -139,7 +140,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         guard readers[key] != nil || !readsAnything.isEmpty else { return false }
         lock.lock()
         defer { lock.unlock() }
-        var memo = readFrom[key] ?? [:]
+        var memo = readFrom.removeValue(forKey: key) ?? [:]  // changed in place (see `reachesUnset`)
         defer { readFrom[key] = memo }
         let reads = readsAnything.union(readers[key] ?? [])
         for start in successors[step] {
