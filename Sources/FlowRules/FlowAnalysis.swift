@@ -143,10 +143,17 @@ public final class FlowAnalysis: Sendable {
         let readsAnything = flow.steps.indices.filter { flow.steps[$0].mayReadAnything }
         let writesAnything = flow.steps.indices.filter { flow.steps[$0].mayWriteAnything }
         // Of several writes of one key in a step, the last one is what leaves it.
-        var lastDefinition: [String: [Int: Int]] = [:]
+        // Definitions come in step order: per key, a list by ascending step (a dictionary per key
+        // allocated for each of a large flow's keys).
+        var lastDefinition: [String: [(step: Int, definition: Int)]] = [:]
         for (d, definition) in definitions.enumerated() {
             guard let i = definition.step else { continue }
-            lastDefinition[definition.access.key, default: [:]][i] = d
+            let key = definition.access.key
+            if lastDefinition[key]?.last?.step == i {
+                lastDefinition[key]![lastDefinition[key]!.count - 1].definition = d
+            } else {
+                lastDefinition[key, default: []].append((i, d))
+            }
         }
         let order = graph.reversePostOrder()
         // A write made only under a condition (a maybe-write) never makes its key certain, and does not
