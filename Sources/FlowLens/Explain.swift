@@ -52,7 +52,7 @@ public struct KeyExplanation: Sendable {
             throw .unknownKey(key, flow: flow.name, closeMatches: matches, keyCount: analysis.keys.count)
         }
         self.flow = flow
-        paths = FlowPaths(flow: flow, limit: limit)
+        paths = FlowPaths(flow: flow, graph: analysis.graphIndex, limit: limit)
         provenance = DataProvenance(key: key, analysis: analysis, paths: paths)
     }
 

@@ -189,7 +189,7 @@ public struct ReviewPage: Sendable {
             out += "</ul>\n"
         }
         out += "</div>\n</div>\n"
-        let paths = FlowPaths(flow: flow)
+        let paths = FlowPaths(flow: flow, graph: analysis.graphIndex)
         func targets(steps: [Int], transitions: [Int]) -> String? {
             guard diagram.svg != nil else { return nil }
             let ids = steps.compactMap { diagram.steps[$0] } + transitions.compactMap { diagram.transitions[$0] }

@@ -18,7 +18,9 @@ public enum SuppressionScanner {
 
     /// The suppressions in `text`, reported under `file`.
     public static func scan(_ text: String, file: String, marker: String) -> [Suppression] {
-        guard text.contains("flowlens:") else { return [] }
+        // A byte search: Foundation's `contains` bridges the whole text first (megabytes for a large flow).
+        let mentioned = text.utf8.withContiguousStorageIfAvailable { SwiftRelevance.contains($0, Array("flowlens:".utf8)) }
+        guard mentioned ?? text.contains("flowlens:") else { return [] }
         var found: [Suppression] = []
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -91,13 +91,14 @@ public struct FlowDiff: Sendable {
         self.new = new
         let base = (new ?? old)!
         id = base.id
-        let oldSteps = Self.firstByID(old?.steps ?? []), newSteps = Self.firstByID(new?.steps ?? [])
+        // Steps are matched by id, the first step of each id (a repeated id is `duplicate-step`'s).
+        let oldIndex = old.map(FlowIndex.init), newIndex = new.map(FlowIndex.init)
 
         var union = base
         var steps: [StepDiff] = []
         for step in new?.steps ?? [] {
             if old == nil { steps.append(StepDiff(id: step.id, name: step.name, status: .added, data: [], other: [], location: step.location)); continue }
-            guard let before = oldSteps[step.id] else {
+            guard let old, let before = oldIndex?.index[step.id].map({ old.steps[$0] }) else {
                 steps.append(StepDiff(id: step.id, name: step.name, status: .added, data: [], other: [], location: step.location))
                 continue
             }
@@ -106,7 +107,7 @@ public struct FlowDiff: Sendable {
                                   data: data, other: other, location: step.location))
         }
         var removedSteps: [Step] = []
-        for step in old?.steps ?? [] where newSteps[step.id] == nil && !removedSteps.contains(where: { $0.id == step.id }) {
+        for (i, step) in (old?.steps ?? []).enumerated() where newIndex?.index[step.id] == nil && oldIndex?.duplicates.contains(i) != true {
             removedSteps.append(step)
             steps.append(StepDiff(id: step.id, name: step.name, status: .removed, data: [], other: [], location: step.location))
         }
@@ -187,12 +188,6 @@ public struct FlowDiff: Sendable {
     struct EdgeKey: Hashable {
         var from: String, to: String, label: String?, kind: TransitionKind
         init(_ t: Transition) { (from, to, label, kind) = (t.from, t.to, t.displayLabel, t.kind) }
-    }
-
-    static func firstByID(_ steps: [Step]) -> [String: Step] {
-        var map: [String: Step] = [:]
-        for step in steps where map[step.id] == nil { map[step.id] = step }
-        return map
     }
 
     static func text(_ type: TypeName?) -> String { type?.spelling ?? "none" }

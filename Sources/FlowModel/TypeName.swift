@@ -82,6 +82,9 @@ public struct TypeName: Hashable, Sendable, Comparable, Codable, CustomStringCon
     }
 
     static func normalise(_ text: String) -> String {
+        // Most spellings (`String`, `[Int]`, `User?`) are already normal: ASCII with no white space,
+        // no generic argument and no `.`, so no rule below can change them. Said with one byte scan.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ".") }) { return text }
         var s = String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
         while s.hasPrefix("Swift.") { s.removeFirst(6) }
         // Most spellings name no `Swift.` type: four searches-and-replaces each would cost more than

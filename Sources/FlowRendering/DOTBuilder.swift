@@ -111,8 +111,8 @@ public struct DOTBuilder: Sendable {
         var findingMarks: [Finding: DiagramElement] = [:]
         var stepElements: [Int: DiagramElement] = [:], transitionElements: [Int: DiagramElement] = [:]
         var lines: [String] = []
-        var firstIndex: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        let graph = FlowIndex(flow)
+        let firstIndex = graph.index
 
         let title = self.title(of: flow, status: status) + (marks?.titleRow ?? "")
         let large = layout == .large || (layout == .automatic && flow.steps.count > Self.largeFlowSteps)
@@ -124,7 +124,7 @@ public struct DOTBuilder: Sendable {
 
         var kindsShown = Set<String>()
         // Where the flow starts: its initial data, then a start dot unless an explicit start step exists.
-        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let entries = graph.entries
         // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         for finding in flowFindings { findingMarks[finding] = .node(id: "flow-data") }

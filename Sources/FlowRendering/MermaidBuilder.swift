@@ -222,8 +222,8 @@ public struct MermaidBuilder: Sendable {
     /// and count, and the part each step is drawn in).
     func flowchart(_ flow: Flow, findings all: [Finding], flows: [Flow], detailed: Bool, part: Part?) -> String {
         let findings = all.filter { $0.flow == flow.id }
-        var firstIndex: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        let graph = FlowIndex(flow)
+        let firstIndex = graph.index
         let drawn = part.map { Set($0.steps) } ?? Set(flow.steps.indices)
 
         var lines = ["flowchart TD"]
@@ -239,7 +239,7 @@ public struct MermaidBuilder: Sendable {
             return "\"\(Self.lines(rows))\""
         }
 
-        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let entries = graph.entries
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         let firstPart = part.map { $0.number == 1 } ?? true
         let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
@@ -409,11 +409,11 @@ struct MermaidMachineWriter {
     /// this one, by step id, for a transition that crosses out of a composite.
     mutating func draw(_ flow: Flow, prefix: String, indent: String, stack: [String], outer: [String: String]) {
         let findings = self.findings.filter { $0.flow == flow.id }
-        var firstIndex: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        let graph = FlowIndex(flow)
+        let firstIndex = graph.index
         func id(_ i: Int) -> String { "\(prefix)s\(i)" }
         let pseudo = Set(flow.steps.indices.filter { flow.steps[$0].kind == .start || flow.steps[$0].kind == .end })
-        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let entries = graph.entries
         func subMachine(_ step: Step) -> Flow? {
             guard step.kind == .subflow, let reference = step.subflow, let sub = SubMachines.machine(reference, in: flow, flows: flows),
                   !stack.contains(sub.id), stack.count <= DOTBuilder.maximumNestedMachines else { return nil }

@@ -209,11 +209,11 @@ struct MachineWriter {
         // This machine's edges go before those of its sub-machines, which are drawn (recursively) first.
         let edgeStart = edges.count
         var own: [String] = []
-        var firstIndex: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() where firstIndex[step.id] == nil { firstIndex[step.id] = i }
+        let graph = FlowIndex(flow)
+        let firstIndex = graph.index
 
         // Findings about the machine as a whole, or about a step that does not exist, go on a note.
-        let entries = flow.effectiveEntries.compactMap { firstIndex[$0] }
+        let entries = graph.entries
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         let hasData = !flow.initialData.isEmpty || !flowFindings.isEmpty
         for finding in flowFindings { findingMarks[finding] = .node(id: scope.dataID) }
@@ -271,7 +271,7 @@ struct MachineWriter {
             }
         }
 
-        let backwards = Self.backEdges(flow, entries: entries, firstIndex: firstIndex)
+        let backwards = Self.backEdges(graph)
         var missing = MissingTargets()
         for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
@@ -329,37 +329,7 @@ struct MachineWriter {
     /// out anyway; doing it here keeps the machine's order from Begin down when composites are
     /// clusters, which dot ranks as one block and would otherwise turn the other way round when a
     /// transition leaves a composite for an earlier state. A transition to its own step is left alone.
-    static func backEdges(_ flow: Flow, entries: [Int], firstIndex: [String: Int]) -> Set<Int> {
-        var outgoing: [Int: [(transition: Int, to: Int)]] = [:]
-        for (t, transition) in flow.transitions.enumerated() {
-            guard let from = firstIndex[transition.from], let to = firstIndex[transition.to], from != to else { continue }
-            outgoing[from, default: []].append((t, to))
-        }
-        enum Mark { case inside, done }
-        var marks: [Int: Mark] = [:]
-        var back = Set<Int>()
-        for root in entries + Array(flow.steps.indices) where marks[root] == nil {
-            // Iterative, so that a long machine cannot overflow the stack: (step, next outgoing to try).
-            var stack = [(step: root, next: 0)]
-            marks[root] = .inside
-            while let (step, next) = stack.last {
-                let edges = outgoing[step] ?? []
-                guard next < edges.count else {
-                    marks[step] = .done
-                    stack.removeLast()
-                    continue
-                }
-                stack[stack.count - 1].next += 1
-                let (t, to) = edges[next]
-                switch marks[to] {
-                case .inside: back.insert(t)
-                case .done: break
-                case nil:
-                    marks[to] = .inside
-                    stack.append((to, 0))
-                }
-            }
-        }
-        return back
+    static func backEdges(_ graph: FlowIndex) -> Set<Int> {
+        graph.backEdges(from: graph.entries + Array(graph.successors.indices), selfLoops: false)
     }
 }

@@ -92,7 +92,7 @@ public struct DataProvenance: Sendable {
     /// The provenance of `key` in `analysis.flow`, listing `paths` (computed when not given).
     public init(key: String, analysis: FlowAnalysis, paths: FlowPaths? = nil) {
         let flow = analysis.flow
-        let paths = paths ?? FlowPaths(flow: flow)
+        let paths = paths ?? FlowPaths(flow: flow, graph: analysis.graphIndex)
         self.key = key
         self.flow = flow
         pathCount = paths.count
@@ -193,7 +193,7 @@ public struct DataKeySummary: Hashable, Sendable {
     /// One row per key the flow mentions, in order of first mention (initial data, conditions, then the
     /// steps in order). `paths` are shared by every key (pass those you already computed).
     public static func table(for analysis: FlowAnalysis, paths: FlowPaths? = nil) -> [DataKeySummary] {
-        let paths = paths ?? FlowPaths(flow: analysis.flow, limit: 0)
+        let paths = paths ?? FlowPaths(flow: analysis.flow, graph: analysis.graphIndex, limit: 0)
         return analysis.keys.map { key in
             let provenance = DataProvenance(key: key, analysis: analysis, paths: paths)
             var types: [String] = []

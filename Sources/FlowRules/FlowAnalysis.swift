@@ -15,17 +15,12 @@ public final class FlowAnalysis: Sendable {
     }
 
     /// An edge between two existing steps.
-    public struct Edge: Hashable, Sendable {
-        /// Index into `flow.transitions`.
-        public let transition: Int
-        /// Source step index.
-        public let from: Int
-        /// Target step index.
-        public let to: Int
-    }
+    public typealias Edge = FlowIndex.Edge
 
     /// The flow analysed.
     public let flow: Flow
+    /// The flow's graph (steps by id, edges, entries), built once: the fields below are its own.
+    public let graphIndex: FlowIndex
     /// Index of the first step with each id.
     public let index: [String: Int]
     /// Indices of steps that repeat an earlier id.
@@ -62,28 +57,16 @@ public final class FlowAnalysis: Sendable {
     /// Analyses `flow`; `session` resolves sub-flows (and shares results between flows).
     public init(flow: Flow, session: AnalysisSession) {
         self.flow = flow
-        var index: [String: Int] = [:]
-        var duplicates = Set<Int>()
-        for (i, step) in flow.steps.enumerated() {
-            if index[step.id] == nil { index[step.id] = i } else { duplicates.insert(i) }
-        }
+        let graph = FlowIndex(flow)
+        graphIndex = graph
+        let index = graph.index, duplicates = graph.duplicates
+        let successors = graph.successors, predecessors = graph.predecessors
         self.index = index
         self.duplicates = duplicates
-
-        var successors = Array(repeating: [Edge](), count: flow.steps.count)
-        var predecessors = successors
-        var transitionsFrom: [String: [Int]] = [:]
-        for (t, transition) in flow.transitions.enumerated() {
-            transitionsFrom[transition.from, default: []].append(t)
-            guard let from = index[transition.from], let to = index[transition.to] else { continue }
-            let edge = Edge(transition: t, from: from, to: to)
-            successors[from].append(edge)
-            predecessors[to].append(edge)
-        }
-        self.transitionsFrom = transitionsFrom
+        self.transitionsFrom = graph.transitionsFrom
         self.successors = successors
         self.predecessors = predecessors
-        entries = flow.effectiveEntries.compactMap { index[$0] }
+        entries = graph.entries
 
         reachable = Self.closure(from: entries, next: { successors[$0].map(\.to) })
         let exits = flow.steps.indices.filter { flow.steps[$0].isExit && !duplicates.contains($0) }
@@ -91,10 +74,13 @@ public final class FlowAnalysis: Sendable {
 
         var reads: [[DataAccess]] = []
         var writes: [[DataAccess]] = []
-        for (i, step) in flow.steps.enumerated() {
-            var r = step.reads, w = step.writes
-            if !duplicates.contains(i), let name = step.subflow, let interface = session.interface(of: name) {
-                let at = step.location
+        reads.reserveCapacity(flow.steps.count)
+        writes.reserveCapacity(flow.steps.count)
+        // By index: a copy of each `Step` (a dozen reference-counted fields) costs more than the loop.
+        for i in flow.steps.indices {
+            var r = flow.steps[i].reads, w = flow.steps[i].writes
+            if !duplicates.contains(i), let name = flow.steps[i].subflow, let interface = session.interface(of: name) {
+                let at = flow.steps[i].location
                 r += interface.inputs.map { DataAccess(key: $0.key, type: $0.type, optional: $0.optional, location: at) }
                 w += interface.outputs.map { DataAccess(key: $0.key, type: $0.type, location: at) }
             }
@@ -115,7 +101,8 @@ public final class FlowAnalysis: Sendable {
         }
         for access in flow.initialData { _ = number(access.key) }
         for transition in flow.transitions { if case let .equals(key, _)? = transition.condition { _ = number(key) } }
-        for list in reads + writes { for access in list { _ = number(access.key) } }
+        for list in reads { for access in list { _ = number(access.key) } }
+        for list in writes { for access in list { _ = number(access.key) } }
         self.keys = keys
         self.keyIndex = keyIndex
 
@@ -129,8 +116,15 @@ public final class FlowAnalysis: Sendable {
         }
         self.writers = writers
         self.definitions = definitions
-        var byKey: [String: [Int]] = [:]
-        for (d, definition) in definitions.enumerated() { byKey[definition.access.key, default: []].append(d) }
+        // Per key with a definition, its initial ones (none for most keys).
+        var initialDefinitions: [String: [Int]] = [:]
+        for (d, definition) in definitions.enumerated() {
+            if definition.step == nil {
+                initialDefinitions[definition.access.key, default: []].append(d)
+            } else if initialDefinitions[definition.access.key] == nil {
+                initialDefinitions[definition.access.key] = []
+            }
+        }
 
         // What each step reads for "is it read later": its reads, and its case conditions' keys (a
         // missing key just matches no case); a step that may read anything uses every key.
@@ -144,29 +138,36 @@ public final class FlowAnalysis: Sendable {
         self.testedKeys = testedKeys
         var readers: [String: [Int]] = [:]
         for (i, list) in readKeys.enumerated() {
-            for key in Set(list) { readers[key, default: []].append(i) }
+            for key in Self.distinct(list) { readers[key, default: []].append(i) }
         }
         let readsAnything = flow.steps.indices.filter { flow.steps[$0].mayReadAnything }
         let writesAnything = flow.steps.indices.filter { flow.steps[$0].mayWriteAnything }
         // Of several writes of one key in a step, the last one is what leaves it.
-        var lastDefinition: [String: [Int: Int]] = [:]
+        // Definitions come in step order: per key, a list by ascending step (a dictionary per key
+        // allocated for each of a large flow's keys).
+        var lastDefinition: [String: [(step: Int, definition: Int)]] = [:]
         for (d, definition) in definitions.enumerated() {
             guard let i = definition.step else { continue }
-            lastDefinition[definition.access.key, default: [:]][i] = d
+            let key = definition.access.key
+            if lastDefinition[key]?.last?.step == i {
+                lastDefinition[key]![lastDefinition[key]!.count - 1].definition = d
+            } else {
+                lastDefinition[key, default: []].append((i, d))
+            }
         }
-        let order = Self.order(entries: entries, successors: successors)
+        let order = graph.reversePostOrder()
         // A write made only under a condition (a maybe-write) never makes its key certain, and does not
         // replace the key's earlier definitions: it reaches later steps beside them.
         var certainWriters: [String: [Int]] = [:]
         for (i, list) in writes.enumerated() {
-            for key in Set(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
+            for key in Self.distinct(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
         }
         facts = KeyFacts(
             stepCount: flow.steps.count, successors: successors.map { $0.map(\.to) },
             predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: order, reachable: reachable,
             initialKeys: Set(flow.initialData.filter { $0.condition == nil }.map(\.key)), readKeys: readKeys, readers: readers,
             readsAnything: readsAnything, certainWriters: certainWriters, writesAnything: writesAnything,
-            lastDefinition: lastDefinition, initialDefinitions: byKey.mapValues { $0.filter { definitions[$0].step == nil } })
+            lastDefinition: lastDefinition, initialDefinitions: initialDefinitions)
     }
 
     /// The step at `index`.
@@ -285,6 +286,16 @@ public final class FlowAnalysis: Sendable {
 
     // MARK: - Algorithms
 
+    /// `keys` without repeats (in no particular order): a step's few keys are compared directly, as
+    /// a `Set` per step would allocate for every step of a large flow.
+    static func distinct(_ keys: [String]) -> [String] {
+        if keys.count <= 1 { return keys }
+        guard keys.count > 8 else {
+            return keys.indices.filter { i in !keys[..<i].contains(keys[i]) }.map { keys[$0] }
+        }
+        return Array(Set(keys))
+    }
+
     static func closure(from starts: [Int], next: (Int) -> [Int]) -> Set<Int> {
         var seen = Set(starts)
         var stack = starts
@@ -292,29 +303,6 @@ public final class FlowAnalysis: Sendable {
             for n in next(current) where seen.insert(n).inserted { stack.append(n) }
         }
         return seen
-    }
-
-    /// Reverse post-order from the entries: the order in which forward data flow converges fastest.
-    static func order(entries: [Int], successors: [[Edge]]) -> [Int] {
-        var visited = Set<Int>()
-        var post: [Int] = []
-        for entry in entries where !visited.contains(entry) {
-            // Iterative DFS: flows of thousands of steps must not exhaust the stack.
-            var stack: [(node: Int, next: Int)] = [(entry, 0)]
-            visited.insert(entry)
-            while !stack.isEmpty {
-                let (node, nextIndex) = stack[stack.count - 1]
-                if nextIndex < successors[node].count {
-                    stack[stack.count - 1].next += 1
-                    let to = successors[node][nextIndex].to
-                    if visited.insert(to).inserted { stack.append((to, 0)) }
-                } else {
-                    post.append(node)
-                    stack.removeLast()
-                }
-            }
-        }
-        return post.reversed()
     }
 }
 

@@ -87,34 +87,30 @@ public struct FlowPaths: Sendable {
     public let paths: [FlowPath]
     /// How many paths there are in all.
     public let count: PathCount
-    /// Outgoing (transition, target) pairs per step, to existing first-of-their-id steps.
-    let successors: [[(transition: Int, to: Int)]]
+    /// Outgoing edges per step, to existing first-of-their-id steps.
+    let successors: [[FlowIndex.Edge]]
 
-    /// Finds the paths of `flow`, keeping the first `limit`.
-    public init(flow: Flow, limit: Int = FlowPaths.defaultLimit) {
+    /// Finds the paths of `flow`, keeping the first `limit`. `graph` is the flow's index when the
+    /// caller has it already (an analysis's), else it is built here.
+    public init(flow: Flow, graph: FlowIndex? = nil, limit: Int = FlowPaths.defaultLimit) {
         self.flow = flow
-        var index: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() where index[step.id] == nil { index[step.id] = i }
-        var successors = Array(repeating: [(transition: Int, to: Int)](), count: flow.steps.count)
-        for (t, transition) in flow.transitions.enumerated() {
-            guard let from = index[transition.from], let to = index[transition.to] else { continue }
-            successors[from].append((t, to))
-        }
+        let graph = graph ?? FlowIndex(flow)
+        let successors = graph.successors
         self.successors = successors
-        let entries = flow.effectiveEntries.compactMap { index[$0] }
+        let entries = graph.entries
         let isExit = flow.steps.map(\.isExit)
 
         var paths: [FlowPath] = []
         var leaves = 0
         var budget = Self.countingBudget
         var completed = true
-        let acyclic = Self.isAcyclic(from: entries, successors: successors)
+        let acyclic = graph.isAcyclicFromEntries
         // Depth first, iteratively: (step, next outgoing to try, transition that led here); `visits` counts the steps on the path.
         search: for entry in entries {
             var stack: [(step: Int, next: Int, via: Int?)] = [(entry, 0, nil)]
             var visits = Array(repeating: 0, count: flow.steps.count)
             visits[entry] = 1
-            func open(_ option: (transition: Int, to: Int)) -> Bool { visits[option.to] < Self.maxVisits }
+            func open(_ option: FlowIndex.Edge) -> Bool { visits[option.to] < Self.maxVisits }
             while let top = stack.last {
                 budget -= 1
                 if paths.count >= limit && (acyclic || budget <= 0) {
@@ -156,36 +152,9 @@ public struct FlowPaths: Sendable {
         }
     }
 
-    /// Whether no cycle is reachable from `entries`.
-    static func isAcyclic(from entries: [Int], successors: [[(transition: Int, to: Int)]]) -> Bool {
-        enum Mark { case inside, done }
-        var marks: [Int: Mark] = [:]
-        for root in entries where marks[root] == nil {
-            var stack = [(step: root, next: 0)]
-            marks[root] = .inside
-            while let (step, next) = stack.last {
-                guard next < successors[step].count else {
-                    marks[step] = .done
-                    stack.removeLast()
-                    continue
-                }
-                stack[stack.count - 1].next += 1
-                let to = successors[step][next].to
-                switch marks[to] {
-                case .inside: return false
-                case .done: break
-                case nil:
-                    marks[to] = .inside
-                    stack.append((to, 0))
-                }
-            }
-        }
-        return true
-    }
-
     /// The number of paths of a flow without loops, by dynamic programming, saturating at
     /// `PathCount.saturation`.
-    static func countAcyclic(entries: [Int], successors: [[(transition: Int, to: Int)]], isExit: [Bool]) -> Int {
+    static func countAcyclic(entries: [Int], successors: [[FlowIndex.Edge]], isExit: [Bool]) -> Int {
         var memo: [Int: Int] = [:]
         // Post-order, iteratively.
         for root in entries where memo[root] == nil {

@@ -22,10 +22,12 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     private let readKeys: [[String]]
     private let readers: [String: [Int]]
     private let readsAnything: Set<Int>
-    /// Steps that write each key on every run (a maybe-write does not make a key certain).
-    private let certainWriters: [String: Set<Int>]
+    /// Steps that write each key on every run (a maybe-write does not make a key certain), ascending:
+    /// looked up by binary search, as a set per key would be allocated for each of a large flow's keys.
+    private let certainWriters: [String: [Int]]
     private let writesAnything: Set<Int>
-    private let lastDefinition: [String: [Int: Int]]
+    /// Per key, each step writing it with its last definition of the key, by ascending step.
+    private let lastDefinition: [String: [(step: Int, definition: Int)]]
     private let initialDefinitions: [String: [Int]]
     /// Each reachable step's position in a depth-first walk of the dominator tree (entry and exit
     /// times): `a` dominates `b` when `a`'s interval holds `b`'s.
@@ -45,7 +47,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
 
     init(stepCount: Int, successors: [[Int]], predecessors: [[Int]], entries: [Int], order: [Int], reachable: Set<Int>,
          initialKeys: Set<String>, readKeys: [[String]], readers: [String: [Int]], readsAnything: [Int],
-         certainWriters: [String: [Int]], writesAnything: [Int], lastDefinition: [String: [Int: Int]],
+         certainWriters: [String: [Int]], writesAnything: [Int], lastDefinition: [String: [(step: Int, definition: Int)]],
          initialDefinitions: [String: [Int]]) {
         self.successors = successors
         self.predecessors = predecessors
@@ -55,7 +57,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         self.readKeys = readKeys
         self.readers = readers
         self.readsAnything = Set(readsAnything)
-        self.certainWriters = certainWriters.mapValues(Set.init)
+        self.certainWriters = certainWriters
         self.writesAnything = Set(writesAnything)
         self.lastDefinition = lastDefinition
         self.initialDefinitions = initialDefinitions
@@ -63,7 +65,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         self.enter = enter
         self.exit = exit
         writersInTreeOrder = lastDefinition.compactMapValues { byStep in
-            byStep.keys.allSatisfy(reachable.contains) ? byStep.keys.sorted { enter[$0] < enter[$1] } : nil
+            byStep.allSatisfy { reachable.contains($0.step) } ? byStep.map(\.step).sorted { enter[$0] < enter[$1] } : nil
         }
     }
 
@@ -80,13 +82,36 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     }
 
     private func writes(_ key: String, _ step: Int) -> Bool {
-        certainWriters[key]?.contains(step) == true || writesAnything.contains(step)
+        isCertainWriter(key, step) || writesAnything.contains(step)
+    }
+
+    private func isCertainWriter(_ key: String, _ step: Int) -> Bool {
+        guard let writers = certainWriters[key] else { return false }
+        return Self.position(of: step, in: writers.count, at: { writers[$0] }) != nil
+    }
+
+    /// The definition step `step` leaves of a key, from that key's `lastDefinition` list.
+    private static func definition(at step: Int, in list: [(step: Int, definition: Int)]) -> Int? {
+        position(of: step, in: list.count, at: { list[$0].step }).map { list[$0].definition }
+    }
+
+    /// Binary search for `step` among `count` ascending values.
+    private static func position(of step: Int, in count: Int, at value: (Int) -> Int) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let v = value(middle)
+            if v == step { return middle }
+            if v < step { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     private func bounds(of key: String) -> (enter: Int, exit: Int)? {
         if let known = writerBounds[key] { return known }
         var result: (enter: Int, exit: Int)?
-        for w in (certainWriters[key] ?? []).union(writesAnything) where reachable.contains(w) {
+        // Over both lists (a step in both counts once either way: only the extremes matter).
+        for w in (certainWriters[key] ?? []) + writesAnything where reachable.contains(w) {
             result = (min(result?.enter ?? .max, enter[w]), max(result?.exit ?? .min, exit[w]))
         }
         writerBounds[key] = .some(result)
@@ -96,7 +121,8 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     /// Whether a path from an entry reaches `step` (a reachable step) with no step on it, `step`
     /// included, writing `key`.
     private func reachesUnset(_ key: String, _ step: Int, _ bounds: (enter: Int, exit: Int)) -> Bool {
-        var memo = unsetReaches[key] ?? [:]
+        // Taken out while it grows, so that it is changed in place, not copied on every question.
+        var memo = unsetReaches.removeValue(forKey: key) ?? [:]
         defer { unsetReaches[key] = memo }
         func decided(_ s: Int) -> Bool? {
             if let known = memo[s] { return known }
@@ -139,7 +165,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         guard readers[key] != nil || !readsAnything.isEmpty else { return false }
         lock.lock()
         defer { lock.unlock() }
-        var memo = readFrom[key] ?? [:]
+        var memo = readFrom.removeValue(forKey: key) ?? [:]  // changed in place (see `reachesUnset`)
         defer { readFrom[key] = memo }
         let reads = readsAnything.union(readers[key] ?? [])
         for start in successors[step] {
@@ -194,11 +220,11 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     func reachingDefinitions(of key: String, at step: Int) -> [Int] {
         // Keys with no definition at all have none to reach anywhere.
         guard reachable.contains(step), let initial = initialDefinitions[key] else { return [] }
-        let lastDefinitions = lastDefinition[key] ?? [:]
+        let lastDefinitions = lastDefinition[key] ?? []
         // No step writes the key: what the flow starts with reaches every reachable step.
         if lastDefinitions.isEmpty { return initial }
-        if let only = dominatingWriter(of: key, over: step), certainWriters[key]?.contains(only) == true {
-            return [lastDefinitions[only]!]
+        if let only = dominatingWriter(of: key, over: step), isCertainWriter(key, only) {
+            return [Self.definition(at: only, in: lastDefinitions)!]
         }
         var found = Set<Int>()
         if entrySet.contains(step) { found.formUnion(initial) }
@@ -208,9 +234,9 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         var stack = predecessors[step]
         while let p = stack.popLast() {
             guard seen.insert(p).inserted else { continue }
-            if let d = lastDefinitions[p] { found.insert(d) }
+            if let d = Self.definition(at: p, in: lastDefinitions) { found.insert(d) }
             // A step that writes the key on every run replaces what reached it; a maybe-write does not.
-            if certainWriters[key]?.contains(p) != true, reachable.contains(p) {
+            if !isCertainWriter(key, p), reachable.contains(p) {
                 if entrySet.contains(p) { found.formUnion(initial) }
                 stack += predecessors[p]
             }

@@ -11,6 +11,9 @@ struct TypeNameTests {
         ("Optional<String>", "String?"), ("Dictionary<String, Any>", "[String:Any]"), ("Swift.Int", "Int"),
         ("Array<Swift.String>", "[String]"), ("Promise<[JobItem]>", "Promise<[JobItem]>"),
         ("Optional<Array<URL>>", "[URL]?"),
+        // Already normal, and near misses of that: tabs, a no-break space, a qualified name.
+        ("[Order]?", "[Order]?"), ("\tInt", "Int"), ("\u{00A0}Date", "Date"), ("Models.Order", "Models.Order"),
+        ("Swift.Optional<Swift.Int>", "Int?"), ("Café", "Café"),
     ])
     func normalisation(_ input: String, _ expected: String) {
         #expect(type(input)?.spelling == expected)

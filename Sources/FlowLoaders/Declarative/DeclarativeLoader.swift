@@ -168,10 +168,12 @@ struct DocumentParser {
         let reads = fields["reads"].map { parseAccesses($0, what: "'reads'", reading: true) } ?? []
         let writes = fields["writes"].map { parseAccesses($0, what: "'writes'", reading: false) } ?? []
 
-        if fields["group"] != nil, fields["flow"] != nil {
+        // Each asked once: a step's fields are looked up by a scan of its entries.
+        let groupField = fields["group"], flowField = fields["flow"]
+        if groupField != nil, flowField != nil {
             reader.error("a step has either 'group' (run once per element) or 'flow' (run another flow), not both", at: fields.keyNode("flow") ?? node)
         }
-        if let groupNode = fields["group"] {
+        if let groupNode = groupField {
             if let kind = declaredKind, kind != .group {
                 reader.error("a step with 'group' has kind group, not \(kind.rawValue)", at: fields.keyNode("group") ?? groupNode)
             }
@@ -185,7 +187,7 @@ struct DocumentParser {
             step.reads = reads
             step.writes = writes
         }
-        if let flowNode = fields["flow"] {
+        if let flowNode = flowField {
             if let kind = declaredKind, kind != .subflow {
                 reader.error("a step with 'flow' has kind subflow, not \(kind.rawValue)", at: fields.keyNode("flow") ?? flowNode)
             }
@@ -195,10 +197,10 @@ struct DocumentParser {
         } else if declaredKind == .subflow {
             reader.error("a subflow step needs 'flow: <flow name>'", at: node)
         }
-        if fields["group"] == nil, declaredKind == .group {
+        if groupField == nil, declaredKind == .group {
             reader.error("a group step needs 'group:' with at least inputKey and elementKey", at: node)
         }
-        if fields["group"] == nil, fields["flow"] == nil, let kind = declaredKind { step.kind = kind }
+        if groupField == nil, flowField == nil, let kind = declaredKind { step.kind = kind }
 
         var transitions: [Transition] = []
         if let next = fields["next"] {

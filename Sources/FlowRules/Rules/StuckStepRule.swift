@@ -41,9 +41,9 @@ public struct StuckStepRule: Rule {
         let analysis = context.analysis
         guard !DescribedMachines.leftByEvents(context) else { return [] }
         return analysis.uniqueSteps.compactMap { i in
-            let step = analysis.step(i)
             // A step that never runs cannot get stuck: `unreachable-step` reports it instead.
             guard Self.isStuck(i, in: analysis), analysis.entries.isEmpty || analysis.reachable.contains(i) else { return nil }
+            let step = analysis.step(i)
             return context.finding(Self.description,
                                    "step '\(step.name)' never moves on: its only way on leads back to itself, so the flow never finishes",
                                    at: step.location, step: step.id)
@@ -52,8 +52,9 @@ public struct StuckStepRule: Rule {
 
     /// True for a non-exit step with transitions that all lead back to it.
     public static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
-        let step = analysis.step(i)
-        let leaving = (analysis.transitionsFrom[step.id] ?? []).map { analysis.flow.transitions[$0] }
-        return !step.isExit && !leaving.isEmpty && leaving.allSatisfy { $0.to == step.id }
+        // Asked of every step: read in place, without copying the step or its transitions.
+        let flow = analysis.flow
+        guard !flow.steps[i].isExit, let leaving = analysis.transitionsFrom[flow.steps[i].id], !leaving.isEmpty else { return false }
+        return leaving.allSatisfy { flow.transitions[$0].to == flow.steps[i].id }
     }
 }
