@@ -69,10 +69,8 @@ public struct FlowTrace: Sendable {
 public struct Replayer: Sendable {
     public private(set) var trace: FlowTrace
     let flow: Flow
-    let index: [String: Int]
+    let graph: FlowIndex
     let byName: [String: Int]
-    let successors: [[(transition: Int, to: Int)]]
-    let entries: [Int]
 
     /// Steps that run no code of their own and leave no record when a run passes them: the flow's
     /// start, its exits, and where branches split (without an operation of their own) or meet. A run
@@ -82,24 +80,14 @@ public struct Replayer: Sendable {
     public init(flow: Flow) {
         self.flow = flow
         trace = FlowTrace(flow: flow)
-        var index: [String: Int] = [:]
+        graph = FlowIndex(flow)
         var byName: [String: Int] = [:]
-        for (i, step) in flow.steps.enumerated() {
-            if index[step.id] == nil { index[step.id] = i }
-            if byName[step.name] == nil { byName[step.name] = i }
-        }
-        var successors = Array(repeating: [(transition: Int, to: Int)](), count: flow.steps.count)
-        for (t, transition) in flow.transitions.enumerated() {
-            if let from = index[transition.from], let to = index[transition.to] { successors[from].append((t, to)) }
-        }
-        self.index = index
+        for (i, step) in flow.steps.enumerated() where byName[step.name] == nil { byName[step.name] = i }
         self.byName = byName
-        self.successors = successors
-        entries = flow.effectiveEntries.compactMap { index[$0] }
     }
 
     /// The step a record names: by id, else by name.
-    func step(named name: String) -> Int? { index[name] ?? byName[name] }
+    func step(named name: String) -> Int? { graph.index[name] ?? byName[name] }
 
     /// The shortest way from `from` (nil: the flow's entries) to `to` that passes only silent steps
     /// on the way, as transition indices; nil when there is none. Ties go to the earlier transition.
@@ -107,8 +95,8 @@ public struct Replayer: Sendable {
         var parent: [Int: (transition: Int, from: Int?)] = [:]
         var queue: [Int] = []
         var head = 0
-        let starts = from.map { [$0] } ?? entries
-        if from == nil, entries.contains(to) { return [] }
+        let starts = from.map { [$0] } ?? graph.entries
+        if from == nil, graph.entries.contains(to) { return [] }
         queue.append(contentsOf: starts)
         var seen = Set(starts)
         while head < queue.count {
@@ -116,7 +104,8 @@ public struct Replayer: Sendable {
             head += 1
             // The run's own step is left; every other step on the way must be silent.
             if !(from != nil && current == from), !Self.silentKinds.contains(flow.steps[current].kind) { continue }
-            for (transition, next) in successors[current] {
+            for edge in graph.successors[current] {
+                let (transition, next) = (edge.transition, edge.to)
                 if next == to {
                     var path = [transition]
                     var at = current
@@ -159,7 +148,7 @@ public struct Replayer: Sendable {
                 if let way = self.path(from: position, to: step) {
                     for transition in way {
                         trace.transitionCounts[transition] += 1
-                        if let to = index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
+                        if let to = graph.index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
                     }
                 } else {
                     FlowTrace.note(.noTransition(from: position, to: step), in: &trace.deviations, run: event.run, at: event.location)
@@ -186,7 +175,7 @@ public struct Replayer: Sendable {
                    let way = self.path(from: from, to: exit) {
                     for transition in way {
                         trace.transitionCounts[transition] += 1
-                        if let to = index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
+                        if let to = graph.index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
                     }
                 }
             case .write:
