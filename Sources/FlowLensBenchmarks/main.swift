@@ -17,6 +17,7 @@ var dumpDOT: String?
 var largeSteps = 1000
 var errorEvery = 16
 var flowSizes = [1_000, 10_000, 100_000]
+var replayEvents = 1_000_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -27,8 +28,9 @@ while let argument = arguments.popFirst() {
     case "--steps": largeSteps = Int(arguments.popFirst() ?? "") ?? largeSteps
     case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
     case "--flow-sizes": flowSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+    case "--events": replayEvents = Int(arguments.popFirst() ?? "") ?? replayEvents
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N]\n".utf8))
         exit(2)
     }
 }
@@ -43,6 +45,10 @@ if only == "flows" {
 }
 if only == "export" {
     try parallelExportBenchmark(flows: 200, runs: runs)
+    exit(0)
+}
+if only == "trace" {
+    replayBenchmark(events: replayEvents)
     exit(0)
 }
 
@@ -303,3 +309,4 @@ if sink == 42 { print("") }  // keeps the parse results alive
 if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }
 if only != "check" { try largeFlowsBenchmark(sizes: flowSizes, runs: runs) }
 if only != "check" { try parallelExportBenchmark(flows: 200, runs: runs) }
+if only != "check" { replayBenchmark(events: replayEvents) }

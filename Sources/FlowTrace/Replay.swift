@@ -71,6 +71,9 @@ public struct Replayer: Sendable {
     let flow: Flow
     let graph: FlowIndex
     let byName: [String: Int]
+    /// The way found for each move made so far (`from` × `to`; nil: none), so that each move is
+    /// searched once however many runs make it.
+    var ways: [Int: [Int]?] = [:]
 
     /// Steps that run no code of their own and leave no record when a run passes them: the flow's
     /// start, its exits, and where branches split (without an operation of their own) or meet. A run
@@ -91,7 +94,17 @@ public struct Replayer: Sendable {
 
     /// The shortest way from `from` (nil: the flow's entries) to `to` that passes only silent steps
     /// on the way, as transition indices; nil when there is none. Ties go to the earlier transition.
+    mutating func way(from: Int?, to: Int) -> [Int]? {
+        let key = (from ?? flow.steps.count) * (flow.steps.count + 1) + to
+        if let known = ways[key] { return known }
+        let found = path(from: from, to: to)
+        ways[key] = .some(found)
+        return found
+    }
+
     func path(from: Int?, to: Int) -> [Int]? {
+        // Most moves follow one transition: found without a search.
+        if let from, let edge = graph.successors[from].first(where: { $0.to == to }) { return [edge.transition] }
         var parent: [Int: (transition: Int, from: Int?)] = [:]
         var queue: [Int] = []
         var head = 0
@@ -145,7 +158,7 @@ public struct Replayer: Sendable {
                 }
                 // Another instance of a step that is running (a group's elements) is not a move.
                 if running.contains(step), event.instance != nil { continue }
-                if let way = self.path(from: position, to: step) {
+                if let way = self.way(from: position, to: step) {
                     for transition in way {
                         trace.transitionCounts[transition] += 1
                         if let to = graph.index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
@@ -172,7 +185,7 @@ public struct Replayer: Sendable {
                 // A run that succeeded went on to an exit through silent steps: count the way there.
                 if event.reason == RunEvent.Reason.success, let from = position,
                    let exit = flow.steps.indices.first(where: { flow.steps[$0].kind == .end && self.path(from: from, to: $0) != nil }),
-                   let way = self.path(from: from, to: exit) {
+                   let way = self.way(from: from, to: exit) {
                     for transition in way {
                         trace.transitionCounts[transition] += 1
                         if let to = graph.index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
