@@ -51,8 +51,10 @@ public enum Dialects {
     /// Every kind of flow: FlowLens's own formats and each dialect's.
     public static var kinds: [FlowKind] { [.declarative] + all.flatMap { $0.kinds } + [.reflected] }
 
-    /// Every dialect's enrichment pass, in the order of `all`.
-    static func link(_ graph: inout FlowGraph) {
+    /// Every dialect's enrichment pass, in the order of `all`: `Pipeline`'s link stage, run once
+    /// every file of a run is read (`SourceLoader.read`), since it joins what one file defines to
+    /// what another uses.
+    public static func link(_ graph: inout FlowGraph) {
         for dialect in all { dialect.link(&graph) }
     }
 

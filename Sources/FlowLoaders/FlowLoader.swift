@@ -73,7 +73,7 @@ public struct SourceLoader: Sendable {
         }
     }
 
-    /// Discovers and loads everything under `paths`.
+    /// Discovers, reads and links everything under `paths`.
     public func load(paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> FlowGraph {
         let (files, findings) = InputDiscovery.discover(paths, workingDirectory: workingDirectory)
         var graph = load(files: files)
@@ -81,8 +81,24 @@ public struct SourceLoader: Sendable {
         return graph
     }
 
-    /// Loads `files` from disk. Files are read on all cores; the result lists them in the order given.
+    /// Reads `files` from disk and links them: `Pipeline`'s load and link stages, for a caller that
+    /// only loads (`FlowLens.load`, tests).
     public func load(files: [InputFile]) -> FlowGraph {
+        var graph = read(files: files)
+        Dialects.link(&graph)
+        return graph
+    }
+
+    /// Reads and links files whose text is already in memory (tests, editors, the rule examples).
+    public func load(_ sources: [SourceText]) -> FlowGraph {
+        var graph = read(sources)
+        Dialects.link(&graph)
+        return graph
+    }
+
+    /// Reads `files` from disk, each by its kind's loader, not linked yet (`Pipeline`'s load stage).
+    /// Files are read on all cores; the result lists them in the order given.
+    public func read(files: [InputFile]) -> FlowGraph {
         let texts = files.parallelMap { given($0) ?? Self.read($0, maximumBytes: limits.fileBytes) }
         var sources: [SourceText] = []
         var unreadable: [Finding] = []
@@ -92,14 +108,14 @@ public struct SourceLoader: Sendable {
             case let .unreadable(finding): unreadable.append(finding)
             }
         }
-        var graph = load(sources)
+        var graph = read(sources)
         graph.files = files.map(\.displayPath)
         graph.loadFindings = unreadable + graph.loadFindings
         return graph
     }
 
-    /// Loads files whose text is already in memory (tests, editors, the rule examples).
-    public func load(_ sources: [SourceText]) -> FlowGraph {
+    /// Reads files whose text is already in memory, not linked yet.
+    public func read(_ sources: [SourceText]) -> FlowGraph {
         // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
         let results = sources.parallelMap { source -> FlowGraph? in
             guard case let .perFile(loader) = strategy(for: source.file.kind) else { return nil }
@@ -121,9 +137,6 @@ public struct SourceLoader: Sendable {
             let partial = cache?.graph(forBatch: batch, kind: kind) { loader.load(batch) } ?? loader.load(batch)
             graph.merge(Self.content(of: partial))
         }
-        // Each dialect's enrichment pass, now that every file is loaded (FlowKit links machines to the
-        // Swift types implementing them).
-        Dialects.link(&graph)
         // One order for every kind: by file, then position in the file.
         let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
         graph.flows = Self.uniquingFlowIDs(&graph.loadFindings, graph.flows.enumerated().sorted { a, b in
