@@ -17,10 +17,14 @@ public protocol Dialect {
     /// The dialect's enrichment pass, run once every file of a run is loaded, over the whole graph
     /// (linking what one file defines to what another uses).
     static func link(_ graph: inout FlowGraph)
+    /// The files of its own the dialect reads, with their per-file loader (`*.rb`: `ElevateLoader`);
+    /// none for a dialect read from Swift (`SwiftDialect`). Discovery and `SourceLoader` ask here.
+    static var fileTypes: [SourceFileType] { get }
 }
 
 extension Dialect {
     public static var ruleExtensions: [any RuleExtension.Type] { [] }
+    public static var fileTypes: [SourceFileType] { [] }
     public static func link(_ graph: inout FlowGraph) {}
 }
 

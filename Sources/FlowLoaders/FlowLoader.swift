@@ -9,6 +9,15 @@ import Foundation
 public protocol FlowLoader: Sendable {
     /// Loads one file whose text is `contents`.
     func load(_ file: InputFile, contents: String) -> FlowGraph
+    /// Loads one file, and names the environment variables it read: the result depends on their
+    /// values, so the cache keys on them. A loader that reads none need not implement it.
+    func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>)
+}
+
+extension FlowLoader {
+    public func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
+        (load(file, contents: contents), [])
+    }
 }
 
 /// Reads all the files of one source kind together, for sources whose meaning spans files (a Swift
@@ -58,18 +67,18 @@ public struct SourceLoader: Sendable {
         self.environment = environment
     }
 
-    /// How each kind is loaded. An exhaustive switch, so a new kind cannot be forgotten.
+    /// How each kind is loaded: as its file type says (`SourceFileType`, declared by the dialects).
     enum Strategy {
         case perFile(any FlowLoader)
         case batch(any BatchFlowLoader)
     }
 
-    func strategy(for kind: SourceKind) -> Strategy {
-        switch kind {
-        case .declarative: return .perFile(DeclarativeLoader(limits: limits))
-        case .swift: return .batch(SwiftSourcesLoader(limits: limits, progress: progress))
-        case .ruby: return .perFile(ElevateLoader(limits: limits))
-        case .plantUML: return .perFile(PlantUMLLoader(environment: environment))
+    func strategy(for kind: SourceKind) -> Strategy? {
+        switch SourceFileType.all.first(where: { $0.kind == kind })?.reading {
+        case let .perFile(make)?: return .perFile(make(LoaderSettings(limits: limits, environment: environment)))
+        // The one batch kind: every Swift dialect reads the run's Swift files from one parse.
+        case .batch?: return .batch(SwiftSourcesLoader(limits: limits, progress: progress))
+        case nil: return nil
         }
     }
 
@@ -154,10 +163,8 @@ public struct SourceLoader: Sendable {
     /// One file by its kind's loader, through the cache when there is one.
     private func load(_ source: SourceText, with loader: any FlowLoader) -> FlowGraph {
         guard let cache else { return loader.load(source.file, contents: source.contents) }
-        let plantUML = loader as? PlantUMLLoader
-        return cache.graph(for: source, environment: plantUML.map { _ in environment(source.file) } ?? [:]) {
-            plantUML?.loadRecordingEnvironment(source.file, contents: source.contents)
-                ?? (loader.load(source.file, contents: source.contents), [])
+        return cache.graph(for: source, environment: environment(source.file)) {
+            loader.loadRecordingEnvironment(source.file, contents: source.contents)
         }
     }
 

@@ -48,7 +48,7 @@ public struct PlantUMLLoader: FlowLoader {
 
     /// Loads one file, and names the variables `%getenv` read: the result depends on the file's
     /// text and on those variables' values only (what the cache keys a PlantUML file by).
-    func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
+    public func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
         var preprocessor = PlantUMLPreprocessor(file: file.displayPath, environment: environment(file))
         let blocks = preprocessor.blocks(contents)
         var graph = FlowGraph()
