@@ -39,8 +39,9 @@ protocol SwiftDialect: Dialect {
     static var relevantWords: [String] { get }
 }
 
-/// Every dialect FlowLens reads. Adding a flow library written in Swift is a new
-/// `FlowLoaders/<Library>/` folder and one line here (README, "How it is built").
+/// Every dialect FlowLens reads. Adding a flow library is a new `FlowLoaders/<Library>/` folder and
+/// one line here; its rule also has a README row and is named by the tests that pin the catalogue
+/// (README, "How it is built", counts the files).
 public enum Dialects {
     /// The dialects, in the order their kinds are listed.
     public static let all: [any Dialect.Type] = [
