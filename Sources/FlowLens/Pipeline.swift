@@ -4,9 +4,8 @@ import Foundation
 /// SwiftPM plugins (which run the CLI), `FlowLens.check`, `FlowLens.analyze`, `FlowLensTesting` and
 /// the review page all go through, so that there is no second path with other semantics.
 ///
-/// The stages, each a method below: discover → load (which links, today, at the end of
-/// `SourceLoader.load`) → analyse → configuration findings → inline suppressions → configured
-/// severities → locate fixes → baseline → exit policy. `run(_:)` starts at discovery;
+/// The stages, each a method below: discover → load → link → analyse → configuration findings →
+/// inline suppressions → configured severities → locate fixes → baseline → exit policy. `run(_:)` starts at discovery;
 /// `run(graph:)` at analysis, for a graph loaded or reflected already.
 public struct Pipeline {
     /// `--config`: the one configuration file for every path, instead of the `.flowlens.yml` files in
@@ -65,6 +64,9 @@ public struct Pipeline {
         var run = Run(configurations: configurations())
         discover(paths, &run)
         load(&run)
+        // Linking joins what one file defines to what another uses (a FlowKit machine to the Swift
+        // type implementing it): it needs every file read, and the rules need its result.
+        link(&run)
         return finish(&run, runConfiguration: paths.isEmpty ? nil : run.first)
     }
 
@@ -173,7 +175,8 @@ public struct Pipeline {
         if let shard { run.files = ShardPlanner.files(of: shard, in: run.files, limits: run.limits) }
     }
 
-    /// Load (and link): the files, each PlantUML file with its `%getenv` environment, through the cache.
+    /// Load: the files, each by its kind's loader (each PlantUML file with its `%getenv`
+    /// environment), through the cache, which keeps what each file's loader read, before linking.
     func load(_ run: inout Run) {
         let base = ProcessInfo.processInfo.environment
         var environments: [String: [String: String]] = [:]  // by display path
@@ -192,9 +195,14 @@ public struct Pipeline {
             progress.start(total: run.files.count)
             loader.progress = { progress.advance() }
         }
-        run.graph = loader.load(files: run.files)
+        run.graph = loader.read(files: run.files)
         progress?.finish()
         run.graph.loadFindings = (reportsRunFindings ? run.discoveryFindings : []) + run.graph.loadFindings
+    }
+
+    /// Link: each dialect's enrichment pass over the whole graph (`Dialects.link`).
+    func link(_ run: inout Run) {
+        Dialects.link(&run.graph)
     }
 
     /// Analyse: every rule over every flow; the session keeps each flow's analysis for the report.

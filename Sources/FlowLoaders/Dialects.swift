@@ -17,10 +17,14 @@ public protocol Dialect {
     /// The dialect's enrichment pass, run once every file of a run is loaded, over the whole graph
     /// (linking what one file defines to what another uses).
     static func link(_ graph: inout FlowGraph)
+    /// The files of its own the dialect reads, with their per-file loader (`*.rb`: `ElevateLoader`);
+    /// none for a dialect read from Swift (`SwiftDialect`). Discovery and `SourceLoader` ask here.
+    static var fileTypes: [SourceFileType] { get }
 }
 
 extension Dialect {
     public static var ruleExtensions: [any RuleExtension.Type] { [] }
+    public static var fileTypes: [SourceFileType] { [] }
     public static func link(_ graph: inout FlowGraph) {}
 }
 
@@ -35,8 +39,9 @@ protocol SwiftDialect: Dialect {
     static var relevantWords: [String] { get }
 }
 
-/// Every dialect FlowLens reads. Adding a flow library written in Swift is a new
-/// `FlowLoaders/<Library>/` folder and one line here (README, "How it is built").
+/// Every dialect FlowLens reads. Adding a flow library is a new `FlowLoaders/<Library>/` folder and
+/// one line here; its rule also has a README row and is named by the tests that pin the catalogue
+/// (README, "How it is built", counts the files).
 public enum Dialects {
     /// The dialects, in the order their kinds are listed.
     public static let all: [any Dialect.Type] = [
@@ -51,8 +56,10 @@ public enum Dialects {
     /// Every kind of flow: FlowLens's own formats and each dialect's.
     public static var kinds: [FlowKind] { [.declarative] + all.flatMap { $0.kinds } + [.reflected] }
 
-    /// Every dialect's enrichment pass, in the order of `all`.
-    static func link(_ graph: inout FlowGraph) {
+    /// Every dialect's enrichment pass, in the order of `all`: `Pipeline`'s link stage, run once
+    /// every file of a run is read (`SourceLoader.read`), since it joins what one file defines to
+    /// what another uses.
+    public static func link(_ graph: inout FlowGraph) {
         for dialect in all { dialect.link(&graph) }
     }
 

@@ -299,7 +299,8 @@ struct LineTable {
             prefixBytes = String(String.UnicodeScalarView(scalars.prefix(column - 1))).utf8.count
         case .swift, .plantUML:
             prefixBytes = column - 1 <= lineText.utf8.count ? column - 1 : nil
-        case .ruby:
+        default:
+            // No fix is located in another kind's files (Ruby): none is offered there.
             prefixBytes = nil
         }
         return prefixBytes.map { start + $0 }

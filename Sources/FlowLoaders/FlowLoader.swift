@@ -9,6 +9,15 @@ import Foundation
 public protocol FlowLoader: Sendable {
     /// Loads one file whose text is `contents`.
     func load(_ file: InputFile, contents: String) -> FlowGraph
+    /// Loads one file, and names the environment variables it read: the result depends on their
+    /// values, so the cache keys on them. A loader that reads none need not implement it.
+    func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>)
+}
+
+extension FlowLoader {
+    public func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
+        (load(file, contents: contents), [])
+    }
 }
 
 /// Reads all the files of one source kind together, for sources whose meaning spans files (a Swift
@@ -58,22 +67,22 @@ public struct SourceLoader: Sendable {
         self.environment = environment
     }
 
-    /// How each kind is loaded. An exhaustive switch, so a new kind cannot be forgotten.
+    /// How each kind is loaded: as its file type says (`SourceFileType`, declared by the dialects).
     enum Strategy {
         case perFile(any FlowLoader)
         case batch(any BatchFlowLoader)
     }
 
-    func strategy(for kind: SourceKind) -> Strategy {
-        switch kind {
-        case .declarative: return .perFile(DeclarativeLoader(limits: limits))
-        case .swift: return .batch(SwiftSourcesLoader(limits: limits, progress: progress))
-        case .ruby: return .perFile(ElevateLoader(limits: limits))
-        case .plantUML: return .perFile(PlantUMLLoader(environment: environment))
+    func strategy(for kind: SourceKind) -> Strategy? {
+        switch SourceFileType.all.first(where: { $0.kind == kind })?.reading {
+        case let .perFile(make)?: return .perFile(make(LoaderSettings(limits: limits, environment: environment)))
+        // The one batch kind: every Swift dialect reads the run's Swift files from one parse.
+        case .batch?: return .batch(SwiftSourcesLoader(limits: limits, progress: progress))
+        case nil: return nil
         }
     }
 
-    /// Discovers and loads everything under `paths`.
+    /// Discovers, reads and links everything under `paths`.
     public func load(paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> FlowGraph {
         let (files, findings) = InputDiscovery.discover(paths, workingDirectory: workingDirectory)
         var graph = load(files: files)
@@ -81,8 +90,24 @@ public struct SourceLoader: Sendable {
         return graph
     }
 
-    /// Loads `files` from disk. Files are read on all cores; the result lists them in the order given.
+    /// Reads `files` from disk and links them: `Pipeline`'s load and link stages, for a caller that
+    /// only loads (`FlowLens.load`, tests).
     public func load(files: [InputFile]) -> FlowGraph {
+        var graph = read(files: files)
+        Dialects.link(&graph)
+        return graph
+    }
+
+    /// Reads and links files whose text is already in memory (tests, editors, the rule examples).
+    public func load(_ sources: [SourceText]) -> FlowGraph {
+        var graph = read(sources)
+        Dialects.link(&graph)
+        return graph
+    }
+
+    /// Reads `files` from disk, each by its kind's loader, not linked yet (`Pipeline`'s load stage).
+    /// Files are read on all cores; the result lists them in the order given.
+    public func read(files: [InputFile]) -> FlowGraph {
         let texts = files.parallelMap { given($0) ?? Self.read($0, maximumBytes: limits.fileBytes) }
         var sources: [SourceText] = []
         var unreadable: [Finding] = []
@@ -92,14 +117,14 @@ public struct SourceLoader: Sendable {
             case let .unreadable(finding): unreadable.append(finding)
             }
         }
-        var graph = load(sources)
+        var graph = read(sources)
         graph.files = files.map(\.displayPath)
         graph.loadFindings = unreadable + graph.loadFindings
         return graph
     }
 
-    /// Loads files whose text is already in memory (tests, editors, the rule examples).
-    public func load(_ sources: [SourceText]) -> FlowGraph {
+    /// Reads files whose text is already in memory, not linked yet.
+    public func read(_ sources: [SourceText]) -> FlowGraph {
         // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
         let results = sources.parallelMap { source -> FlowGraph? in
             guard case let .perFile(loader) = strategy(for: source.file.kind) else { return nil }
@@ -121,9 +146,6 @@ public struct SourceLoader: Sendable {
             let partial = cache?.graph(forBatch: batch, kind: kind) { loader.load(batch) } ?? loader.load(batch)
             graph.merge(Self.content(of: partial))
         }
-        // Each dialect's enrichment pass, now that every file is loaded (FlowKit links machines to the
-        // Swift types implementing them).
-        Dialects.link(&graph)
         // One order for every kind: by file, then position in the file.
         let order = Dictionary(sources.enumerated().map { ($0.element.file.displayPath, $0.offset) }, uniquingKeysWith: { a, _ in a })
         graph.flows = Self.uniquingFlowIDs(&graph.loadFindings, graph.flows.enumerated().sorted { a, b in
@@ -141,10 +163,8 @@ public struct SourceLoader: Sendable {
     /// One file by its kind's loader, through the cache when there is one.
     private func load(_ source: SourceText, with loader: any FlowLoader) -> FlowGraph {
         guard let cache else { return loader.load(source.file, contents: source.contents) }
-        let plantUML = loader as? PlantUMLLoader
-        return cache.graph(for: source, environment: plantUML.map { _ in environment(source.file) } ?? [:]) {
-            plantUML?.loadRecordingEnvironment(source.file, contents: source.contents)
-                ?? (loader.load(source.file, contents: source.contents), [])
+        return cache.graph(for: source, environment: environment(source.file)) {
+            loader.loadRecordingEnvironment(source.file, contents: source.contents)
         }
     }
 

@@ -1,29 +1,87 @@
 import FlowModel
 import Foundation
 
-/// The kinds of source FlowLens reads, chosen by file name.
-public enum SourceKind: String, Sendable, CaseIterable {
-    /// `*.flow.yaml`, `*.flow.yml`, `*.flow.json`.
-    case declarative
-    /// `*.swift`: Flow-iOS flows and their operation classes, read together.
-    case swift
-    /// `*.rb`: Elevate tasks in RubyMotion sources, one file at a time.
-    case ruby
-    /// `*.puml`, `*.plantuml`: FlowKit state machines and their models, one file at a time.
-    case plantUML = "plantuml"
+/// The kinds of source FlowLens reads, chosen by file name. A dialect whose flows are in files of
+/// their own declares its kind, the names of its files and its loader (`Dialect.fileTypes`); two
+/// kinds are FlowLens's own and stay here (see `SourceFileType.central`).
+public struct SourceKind: RawRepresentable, Hashable, Sendable {
+    /// The kind's name: the cache records it, so it never changes (`plantuml`, `ruby`).
+    public var rawValue: String
+
+    /// A kind named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `*.flow.yaml`, `*.flow.yml`, `*.flow.json`: FlowLens's own format.
+    public static let declarative = SourceKind(rawValue: "declarative")
+    /// `*.swift`: parsed once, all together, for every Swift dialect (`SwiftDialect`).
+    public static let swift = SourceKind(rawValue: "swift")
+
+    /// Every kind, FlowLens's own first, then the dialects' in the order of `Dialects.all`.
+    public static var allCases: [SourceKind] { SourceFileType.all.map(\.kind) }
 
     /// The kind of a file, from its name; nil for files FlowLens does not read.
     public static func of(path: String) -> SourceKind? {
         let name = (path as NSString).lastPathComponent.lowercased()
-        if [".flow.yaml", ".flow.yml", ".flow.json"].contains(where: name.hasSuffix) { return .declarative }
-        if name.hasSuffix(".swift") { return .swift }
-        if name.hasSuffix(".rb") { return .ruby }
-        if name.hasSuffix(".puml") || name.hasSuffix(".plantuml") { return .plantUML }
-        return nil
+        return SourceFileType.all.first { $0.suffixes.contains(where: name.hasSuffix) }?.kind
     }
 
     /// Human-readable list of the file names each kind reads, for help and errors.
-    public static let patternsDescription = "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml"
+    public static var patternsDescription: String {
+        SourceFileType.all.flatMap(\.suffixes).map { "*" + $0 }.joined(separator: ", ")
+    }
+}
+
+/// The files of one kind of source, and how they are read.
+public struct SourceFileType: Sendable {
+    /// How a kind's files are read.
+    public enum Reading: Sendable {
+        /// One file at a time, by the loader made with the run's settings: files load in parallel
+        /// and are cached one by one.
+        case perFile(@Sendable (LoaderSettings) -> any FlowLoader)
+        /// All the run's files of the kind together (`SourceLoader` knows the one such kind, Swift).
+        case batch
+    }
+
+    /// The kind its files are.
+    public var kind: SourceKind
+    /// The endings of its file names, in lower case (`.rb`; `.flow.yaml`).
+    public var suffixes: [String]
+    /// How its files are read.
+    public var reading: Reading
+
+    /// A file type.
+    public init(kind: SourceKind, suffixes: [String], reading: Reading) {
+        self.kind = kind
+        self.suffixes = suffixes
+        self.reading = reading
+    }
+
+    /// FlowLens's own kinds, which no dialect owns: the declarative format is FlowLens's, not a
+    /// library's; and Swift files are read by several dialects from one parse, so the kind belongs
+    /// to the shared pass (`SwiftSourcesLoader`), and a Swift dialect adopts `SwiftDialect` instead.
+    static let central: [SourceFileType] = [
+        SourceFileType(kind: .declarative, suffixes: [".flow.yaml", ".flow.yml", ".flow.json"],
+                       reading: .perFile { DeclarativeLoader(limits: $0.limits) }),
+        SourceFileType(kind: .swift, suffixes: [".swift"], reading: .batch),
+    ]
+
+    /// Every file type FlowLens reads, in the order names are matched: FlowLens's own, then each
+    /// dialect's, in the order of `Dialects.all`.
+    static var all: [SourceFileType] { central + Dialects.all.flatMap { $0.fileTypes } }
+}
+
+/// What a per-file loader is made with: the run's settings.
+public struct LoaderSettings: Sendable {
+    /// The bounds a file must keep to be read.
+    public var limits: Limits
+    /// The variables a file's preprocessor may read (PlantUML's `%getenv`).
+    public var environment: @Sendable (InputFile) -> [String: String]
+
+    /// Settings.
+    public init(limits: Limits = .default, environment: @escaping @Sendable (InputFile) -> [String: String] = { _ in [:] }) {
+        self.limits = limits
+        self.environment = environment
+    }
 }
 
 /// One file to load.

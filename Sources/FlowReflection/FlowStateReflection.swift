@@ -4,7 +4,7 @@ import FlowModel
 /// FlowState steps found during a walk, turned into flows once the walk is over (a step can be
 /// reached by its property name before or after the chain that links it).
 ///
-/// The IR is the one the FlowState source loader builds: a `FlowStep` is an `operation` step whose id
+/// The IR is assembled by `FlowStateAssembler`, as the FlowState source loader's is: a `FlowStep` is an `operation` step whose id
 /// is the stored property holding it (else its `identifier`) and whose name is its `identifier`, typed
 /// by the generic arguments `Content` and `Result`, reading its content under `"<id>.content"`; a
 /// `ConcurentFlowStep` is a `parallel` step with a `join` step `"<id>.join"` its steps lead to; content
@@ -125,85 +125,48 @@ struct FlowStateCollector {
             MirrorValue(value).identity.flatMap { ids[$0] }
         }
         return holders.map { holder in
-            flow(holder, steps: groups[holder]!, id: id, unique: { unique($0, in: holder) })
+            flow(holder, steps: groups[holder]!, id: id)
         }
     }
 
-    private func flow(_ holder: String, steps group: [Entry], id: (Any) -> String?, unique: (String) -> String) -> Flow {
+    private func flow(_ holder: String, steps group: [Entry], id: (Any) -> String?) -> Flow {
         var flow = Flow(id: holder, name: holder, kind: .flowState)
-        var joinIDs: [ObjectIdentifier: String] = [:]
-        var groupOf: [ObjectIdentifier: ObjectIdentifier] = [:]
-        for entry in group where Self.isConcurrent(entry.item) {
-            joinIDs[entry.item.identity!] = unique("\(id(entry.item.value)!).join")
-            for child in (entry.item["steps"] as? [Any]) ?? [] {
-                if let childIdentity = MirrorValue(child).identity, groupOf[childIdentity] == nil {
-                    groupOf[childIdentity] = entry.item.identity!
-                }
-            }
-        }
-        let endID = unique("end")
-
+        var parts: [FlowStateAssembler.Part] = []
+        var initialData: [DataAccess] = []
+        var byID: [String: MirrorValue] = [:]
         for entry in group {
             let item = entry.item
             let stepID = id(item.value)!
+            byID[stepID] = item
             let name = (item["identifier"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? stepID
             if Self.isConcurrent(item) {
-                flow.steps.append(Step(id: stepID, name: name, kind: .parallel,
-                                       details: ["runs its steps at the same time, then goes on when all are done"]))
-                flow.steps.append(Step(id: joinIDs[item.identity!]!, name: "\(name) done", kind: .join))
+                let members = ((item["steps"] as? [Any]) ?? []).map { (id: id($0) ?? "?", location: SourceLocation?.none) }
+                parts.append(.init(id: stepID, name: name, kind: .group, members: members))
             } else if item.typeName == "FlowStep" {
                 let generics = ReflectedType.genericArguments(of: type(of: item.value))
                 let content = generics.first, result = generics.count > 1 ? generics[1] : nil
-                var step = Step(id: stepID, name: name, contentType: content, resultType: result)
-                let key = FlowStateDialect.contentKey(stepID)
-                if content?.isAny != true {
-                    step.reads = [DataAccess(key: key, type: content, optional: true)]
-                }
                 // Its intent and completion are closures: they may set any step's content.
-                step.unresolved = [.dynamicWriteKey(nil)]
-                flow.steps.append(step)
+                parts.append(.init(id: stepID, name: name, kind: .flowStep, contentType: content, resultType: result,
+                                   mayWriteAnyContent: true))
                 if let value = item["content"] {
                     let facts = ReflectedType.facts(of: value)
                     let display = value is String ? String(reflecting: value) : String(describing: value)
-                    flow.initialData.append(DataAccess(key: key, type: facts.type, elementTypes: facts.elementTypes,
-                                                       value: String(display.prefix(60)), stringValue: value as? String))
-                    flow.outputs.append(DataAccess(key: key, type: content, optional: true))
+                    initialData.append(DataAccess(key: FlowStateDialect.contentKey(stepID), type: facts.type, elementTypes: facts.elementTypes,
+                                                  value: String(display.prefix(60)), stringValue: value as? String))
                 }
             } else {
-                flow.steps.append(Step(id: stepID, name: name, implementation: item.typeName,
-                                       details: ["a Startable that is not a FlowStep: what it runs is not read here"]))
+                parts.append(.init(id: stepID, name: name, kind: .startable, implementation: item.typeName))
             }
         }
 
         var chosenInClosures: [String] = []
-        var usesEnd = false
-        for entry in group {
-            let item = entry.item
-            let stepID = id(item.value)!
-            if joinIDs[item.identity!] != nil {
-                for child in (item["steps"] as? [Any]) ?? [] {
-                    flow.transitions.append(Transition(from: stepID, to: id(child) ?? "?", kind: .parallel))
-                }
-            }
-            // A group sets its steps' `nextStep` to its own completion: their other links never run.
-            if let group = groupOf[item.identity!], let join = joinIDs[group] {
-                flow.transitions.append(Transition(from: stepID, to: join))
-                continue
-            }
-            let source = joinIDs[item.identity!] ?? stepID
-            if let next = item["nextStep"] {
-                flow.transitions.append(Transition(from: source, to: id(next) ?? "?"))
-            } else {
-                usesEnd = true
-                var transition = Transition(from: source, to: endID)
-                if item.typeName == "FlowStep", item["completion"] != nil {
-                    transition.label = "unless its completion sets a next step"
-                    chosenInClosures.append((item["identifier"] as? String) ?? stepID)
-                }
-                flow.transitions.append(transition)
-            }
+        FlowStateAssembler.assemble(&flow, parts: parts, initialData: initialData, endLocation: nil) { stepID in
+            let item = byID[stepID]!
+            if let next = item["nextStep"] { return [.init(to: .step(id(next) ?? "?"))] }
+            guard item.typeName == "FlowStep", item["completion"] != nil else { return [.init(to: .end)] }
+            chosenInClosures.append((item["identifier"] as? String) ?? stepID)
+            return [.init(to: .end, label: "unless its completion sets a next step")]
         }
-        if usesEnd { flow.steps.append(Step(id: endID, name: "end", kind: .end)) }
 
         // The start: a coordinator's first step, else the step the walk started from; and, since
         // closures may link to any step, every step no visible transition leads to.

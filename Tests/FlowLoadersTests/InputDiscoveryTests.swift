@@ -32,6 +32,27 @@ struct InputDiscoveryTests {
         #expect(SourceKind.allCases == [.declarative, .swift, .ruby, .plantUML])
     }
 
+    @Test("the dialects declare their own file types: one kind a name, its loader chosen from the registry")
+    func dialectFileTypes() throws {
+        #expect(PlantUMLDialect.fileTypes.map(\.kind) == [.plantUML] && ElevateDialect.fileTypes.map(\.kind) == [.ruby])
+        #expect(FlowStateDialect.fileTypes.isEmpty && FlowKitDialect.fileTypes.isEmpty)  // read from Swift
+        let suffixes = SourceFileType.all.flatMap(\.suffixes)
+        #expect(Set(suffixes).count == suffixes.count && suffixes.allSatisfy { $0 == $0.lowercased() })
+        #expect(Set(SourceKind.allCases.map(\.rawValue)).count == SourceKind.allCases.count)
+        #expect(SourceKind.of(path: "machines/Door.PlantUML") == .plantUML && SourceKind.of(path: "door.puml.txt") == nil)
+        // Each per-file kind is read by the loader its file type makes.
+        let loader = SourceLoader(environment: [:])
+        let door = "@startuml\n[*] --> Closed\nClosed --> Open\n@enduml\n"
+        let graph = loader.load([SourceText(file: InputFile(path: "Door.puml"), contents: door),
+                                 SourceText(file: InputFile(path: "upload.rb"), contents: "# no task here\n")])
+        #expect(graph.flows.map(\.kind) == [.plantUML])
+        guard case .perFile? = loader.strategy(for: .ruby), case .batch? = loader.strategy(for: .swift) else {
+            Issue.record("ruby is read per file, Swift as one batch")
+            return
+        }
+        #expect(loader.strategy(for: SourceKind(rawValue: "no-such-kind")) == nil)
+    }
+
     @Test("folders are walked recursively; hidden entries and other files are skipped; results are sorted")
     func walk() throws {
         let tmp = try TempFolder()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import FlowLoaders
 
-// Behaviour tests of the FlowKit PlantUML loader (`Sources/FlowLoaders/FlowKit/PlantUMLLoader.swift`)
+// Behaviour tests of the FlowKit PlantUML loader (`Sources/FlowLoaders/PlantUML/PlantUMLLoader.swift`)
 // and its preprocessor (`PlantUMLPreprocessor.swift`). Fixtures are in memory and loaded through
 // `SourceLoader`, as `flowlens check` loads a folder; locations are found in the fixture text
 // (`loc(text, "needle")` is where `needle` starts: 1-based line, UTF-8 column), so every location

@@ -1,22 +1,14 @@
 import FlowModel
 import FlowRules
 
-// The FlowKit dialect and the plain PlantUML one it builds on. PlantUMLLoader (with its preprocessor)
-// reads every PlantUML state diagram; `FlowKitDialect` decides which of them FlowKit generates code
-// from, and FlowKitControllerReader reads the Swift types that implement them.
+// The FlowKit dialect, built on the plain PlantUML one (`../PlantUML/`): PlantUMLLoader (with its
+// preprocessor) reads every PlantUML state diagram; `FlowKitDialect` decides which of them FlowKit
+// generates code from, and FlowKitControllerReader reads the Swift types that implement them.
 
 extension FlowKind {
     /// A PlantUML state diagram written for FlowKit's generator, or implemented by a Swift type that
     /// adopts its generated `<Machine>StateMachine` protocol.
     public static let flowKit = FlowKind(rawValue: "flowkit", noun: "FlowKit state machine", machine: .generated)
-    /// Any other PlantUML state diagram (firmware, backends): generic state-machine checks only.
-    public static let plantUML = FlowKind(rawValue: "plantuml", noun: "PlantUML state machine", machine: .described)
-}
-
-/// Plain PlantUML state diagrams: generic state-machine checks only (`MachineSemantics.described`).
-public enum PlantUMLDialect: Dialect {
-    public static let kinds: [FlowKind] = [.plantUML]
-    public static let rules: [any Rule.Type] = []
 }
 
 /// What makes a PlantUML state machine a FlowKit machine, decided here and nowhere else:

@@ -294,7 +294,6 @@ private struct BuildState {
                 limitations.append(Limitation(message: "the steps of group '\(info.name)' are `\(steps.trimmedDescription)`, which FlowLens does not follow",
                                               location: file.location(steps)))
             }
-            info.details = ["runs its steps at the same time, then goes on when all are done"]
         }
         steps.append(info)
         byID[id] = info
@@ -628,106 +627,68 @@ private struct BuildState {
             if let call = declaration.initializer?.as(FunctionCallExprSyntax.self) {
                 info.implementation = call.calledExpression.trimmedDescription
             }
-            info.details = ["a Startable that is not a FlowStep: what it runs is not read here"]
             startables.append(info)
             byID[name] = info
             referenced += targets(of: name)
         }
 
-        // Each group's steps lead to its join.
-        var groupOf: [String: StepInfo] = [:]
-        var childIDs: [String: [(id: String, location: FlowModel.SourceLocation)]] = [:]
+        // A group's steps: by the id of a step made in place, else by the name written.
+        var childIDs: [String: [(id: String, location: FlowModel.SourceLocation?)]] = [:]
         for info in steps where info.kind == .concurrent {
             for child in info.children {
                 let id = inline[child.expression.id] ?? FlowStateSyntax.name(child.expression) ?? child.expression.trimmedDescription
                 childIDs[info.id, default: []].append((id, child.file.location(child.expression)))
-                if groupOf[id] == nil, byID[id] != nil { groupOf[id] = info }
             }
         }
 
-        var ids = Set(steps.map(\.id) + startables.map(\.id))
-        func unique(_ base: String) -> String {
-            var candidate = base
-            var n = 1
-            while ids.contains(candidate) {
-                n += 1
-                candidate = "\(base)#\(n)"
+        let parts: [FlowStateAssembler.Part] = (steps + startables).map { info in
+            let kind: FlowStateAssembler.Part.Kind
+            switch info.kind {
+            case .flowStep: kind = .flowStep
+            case .concurrent: kind = .group
+            case .startable: kind = .startable
             }
-            ids.insert(candidate)
-            return candidate
+            return FlowStateAssembler.Part(
+                id: info.id, name: info.name, kind: kind, location: info.location, contentType: info.contentType,
+                resultType: info.resultType, contentLocation: info.contentLocation, implementation: info.implementation,
+                details: info.details, writes: info.writes, members: childIDs[info.id] ?? [])
         }
-        let endID = unique("end")
-        var joinIDs: [String: String] = [:]
-        for info in steps where info.kind == .concurrent { joinIDs[info.id] = unique("\(info.id).join") }
-
-        var usesEnd = false
-        for info in steps + startables {
-            var step = Step(id: info.id, name: info.name, kind: info.kind == .concurrent ? .parallel : .operation,
-                            location: info.location, contentType: info.contentType, resultType: info.resultType,
-                            implementation: info.implementation, details: info.details)
-            if info.kind == .flowStep {
-                // A step whose Content is `Any` takes anything: there is nothing to check (or show).
-                if info.contentType?.isAny != true {
-                    step.reads = [DataAccess(key: FlowStateDialect.contentKey(info.id), type: info.contentType, optional: true, location: info.contentLocation)]
-                }
-                step.writes = info.writes
-            }
-            flow.steps.append(step)
-            if info.kind == .concurrent, let join = joinIDs[info.id] {
-                flow.steps.append(Step(id: join, name: "\(info.name) done", kind: .join, location: info.location))
-            }
-        }
-
-        for info in steps + startables {
-            if info.kind == .concurrent {
-                for child in childIDs[info.id] ?? [] {
-                    flow.transitions.append(Transition(from: info.id, to: child.id, kind: .parallel, location: child.location))
-                }
-            }
-            if let group = groupOf[info.id], let join = joinIDs[group.id] {
-                // The group sets this step's `nextStep` to its own completer: its other settings never run.
-                flow.transitions.append(Transition(from: info.id, to: join, location: info.location))
-                continue
-            }
-            let source = joinIDs[info.id] ?? info.id
+        FlowStateAssembler.assemble(&flow, parts: parts, initialData: initialData, endLocation: endLocation ?? unit.location) { id in
+            let info = byID[id]!
             var list = outs[info.id] ?? []
             // The completion of a step whose intent returns only nil always gets nil: what it does
             // only with a result never happens (where it returns before setting `nextStep`, the flow
             // ends there and the steps behind it never start).
             let endsOnNil = info.intentReturnsOnlyNil && list.contains(where: \.needsResult)
             if endsOnNil { list.removeAll(where: \.needsResult) }
+            var ways: [FlowStateAssembler.Way] = []
             for out in list {
-                var transition = Transition(from: source, to: endID, condition: FlowStateSyntax.condition(out.parts), location: out.location)
+                let condition = FlowStateSyntax.condition(out.parts)
                 switch out.target {
-                case let .step(name): transition.to = name
-                case .end: usesEnd = true
+                case let .step(name): ways.append(.init(to: .step(name), condition: condition, location: out.location))
+                case .end: ways.append(.init(to: .end, condition: condition, location: out.location))
                 case let .unreadable(text):
-                    usesEnd = true
-                    transition.label = [transition.condition?.text, "\(text) (not read)"].compactMap { $0 }.joined(separator: ": ")
+                    ways.append(.init(to: .end, condition: condition,
+                                      label: [condition?.text, "\(text) (not read)"].compactMap { $0 }.joined(separator: ": "),
+                                      location: out.location))
                     limitations.append(Limitation(
                         message: "the next step of '\(info.name)' is `\(text)`, which FlowLens does not follow; the flow is drawn as ending there",
                         location: out.location))
                 }
-                flow.transitions.append(transition)
             }
             if endsOnNil {
                 if !list.contains(where: { $0.parts.isEmpty }) {
-                    usesEnd = true
                     let at = info.activeCompletions.first.map { info.file.location($0) } ?? info.location
-                    flow.transitions.append(Transition(from: source, to: endID, condition: .expression("the intent returns nil"), location: at))
+                    ways.append(.init(to: .end, condition: .expression("the intent returns nil"), location: at))
                 }
             } else if list.isEmpty {
                 // Its `nextStep` is never set: the flow ends after it.
-                usesEnd = true
-                flow.transitions.append(Transition(from: source, to: endID, location: info.location))
+                ways.append(.init(to: .end, location: info.location))
             } else if !setsNextStepOnEveryPath(info, list) {
-                usesEnd = true
                 let at = info.activeCompletions.first.map { info.file.location($0) } ?? info.location
-                flow.transitions.append(Transition(from: source, to: endID, condition: .otherwise, location: at))
+                ways.append(.init(to: .end, condition: .otherwise, location: at))
             }
-        }
-        if usesEnd {
-            flow.steps.append(Step(id: endID, name: "end", kind: .end, location: endLocation ?? unit.location))
+            return ways
         }
 
         if let first = firstStep {
@@ -737,12 +698,6 @@ private struct BuildState {
             flow.entries = [started]
         } else if let first = steps.first {
             flow.entries = [first.id]
-        }
-        flow.initialData = initialData
-        var outputKeys = Set<String>()
-        for write in initialData + steps.flatMap(\.writes) where outputKeys.insert(write.key).inserted {
-            let target = steps.first { FlowStateDialect.contentKey($0.id) == write.key }
-            flow.outputs.append(DataAccess(key: write.key, type: target?.contentType, optional: true, location: target?.contentLocation))
         }
         flow.limitations = limitations
         return flow

@@ -1,11 +1,15 @@
 import FlowModel
 import Foundation
 
-/// Reads FlowKit state machines, and the models their states carry, from PlantUML files
-/// (`*.puml`, `*.plantuml`), one file at a time.
+/// Reads PlantUML state machines, and the models their states carry, from PlantUML files
+/// (`*.puml`, `*.plantuml`), one file at a time: the plain PlantUML dialect's loader, on which
+/// FlowKit builds.
 ///
 /// FlowKit (github.com/inmotionsoftware/FlowKit) generates Swift and Kotlin from PlantUML state
-/// diagrams. This loader reads them as its generator does:
+/// diagrams. A machine FlowKit takes (`FlowKitDialect.writtenForFlowKit`, the one place that
+/// decides it) gets FlowKit's typing and the reports of what its generator refuses, in the same
+/// pass, because both need the states as written; any other machine is read as PlantUML draws it.
+/// This loader reads them as FlowKit's generator does:
 ///
 /// - Each `@startuml` … `@enduml` block that is a state diagram (it uses `[*]` or `state`) is a
 ///   machine, named by its `title` with spaces, `-` and `_` removed (`Login Flow` → `LoginFlow`;
@@ -44,7 +48,7 @@ public struct PlantUMLLoader: FlowLoader {
 
     /// Loads one file, and names the variables `%getenv` read: the result depends on the file's
     /// text and on those variables' values only (what the cache keys a PlantUML file by).
-    func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
+    public func loadRecordingEnvironment(_ file: InputFile, contents: String) -> (graph: FlowGraph, environmentNamesRead: Set<String>) {
         var preprocessor = PlantUMLPreprocessor(file: file.displayPath, environment: environment(file))
         let blocks = preprocessor.blocks(contents)
         var graph = FlowGraph()
