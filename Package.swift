@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "FlowLoaders", dependencies: [
             "FlowModel",
             "FlowRules",
+            "FlowTrace",
             .product(name: "Yams", package: "Yams"),
             .product(name: "SwiftSyntax", package: "swift-syntax"),
             .product(name: "SwiftParser", package: "swift-syntax"),
@@ -44,7 +45,7 @@ let package = Package(
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
         .target(name: "FlowReflection", dependencies: ["FlowModel", "FlowLoaders"]),
         // Recorded runs replayed on the flow graph (issue 19): what paths runs take, where they fail.
-        .target(name: "FlowTrace", dependencies: ["FlowModel"]),
+        .target(name: "FlowTrace", dependencies: ["FlowModel", "FlowRules"]),
         // The library facade: load -> analyze -> report/render.
         .target(name: "FlowLens", dependencies: ["FlowModel", "FlowLoaders", "FlowRules", "FlowPresentation", "FlowReporters", "FlowRendering", "FlowReflection", "FlowTrace"]),
         // Test helpers (Swift Testing and XCTest) that fail a test on a flow defect.
@@ -69,14 +70,14 @@ let package = Package(
         .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),
         .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
         .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowTrace", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.
         .testTarget(name: "FlowLensTests", dependencies: ["FlowLens", "flowlens", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Replays every saved fuzz input (crashes and slow inputs once found) through its target.
         .testTarget(name: "FlowLensFuzzingTests", dependencies: ["FlowLensFuzzing", "FlowLensTestSupport"], exclude: ["Regressions"]),
-        .testTarget(name: "FlowTraceTests", dependencies: ["FlowTrace", "FlowLoaders", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowTraceTests", dependencies: ["FlowTrace", "FlowLoaders", "FlowRules", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReflectionTests", dependencies: ["FlowLensTesting", "FlowLensTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,8 @@
 #    and rendered to SVG in-process and by the `dot` program, against the large-flow layout
 #    (--steps N for another size), times `check` on generated 1k, 10k and 100k-step flows
 #    (--flow-sizes N,N,...), and `flowlens export` of 200 generated flows with --jobs 2 against
-#    --jobs 1 (--only check, diagram, flows or export for one of the four).
+#    --jobs 1, and replays 1,000,000 recorded events on a large flow's graph (events a second and
+#    peak memory; --events N) (--only check, diagram, flows, export or trace for one of the five).
 # 2. Exporting samples/flowkit to SVG: `flowlens export --format svg` (reading, checking and
 #    drawing every machine, Graphviz in-process) against `plantuml -tsvg` on the same files, both
 #    as one command, median of 5 runs each, in the same run.

@@ -13,11 +13,13 @@ extension FlowLens {
     }
 
     /// Reads the run records at `records` and the flows at `paths` (as `check` reads them), matches
-    /// each run to its flow and replays it on the flow's graph.
+    /// each run to its flow, replays it on the flow's graph, and makes the conformance findings
+    /// (`TraceRules`) against the flows' static findings.
     public static func trace(records: [String], paths: [String], configurationFile: String? = nil,
                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> TraceReport {
         let pipeline = Pipeline(configurationFile: configurationFile, workingDirectory: workingDirectory)
-        let flows = pipeline.run(paths).report.graph.flows
+        let result = pipeline.run(paths)
+        let flows = result.report.graph.flows
         let read = records.map { path -> RunRecords in
             let shown = InputDiscovery.displayPath(path, workingDirectory)
             let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
@@ -26,6 +28,19 @@ extension FlowLens {
             }
             return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown)
         }
-        return TraceReport.replaying(read, on: flows)
+        var report = TraceReport.replaying(read, on: flows)
+        // The conformance findings, under the run's configuration's rule settings (as `merge` takes
+        // the current folder's): `off` drops a rule's findings, a severity replaces its own.
+        report.conformance = TraceRules.findings(of: report, staticFindings: result.findings).compactMap { finding in
+            var finding = finding
+            let file = finding.location.map { FlowLens.relativePath($0.file, to: result.configuration.baseDirectory, workingDirectory) } ?? ""
+            switch result.configuration.setting(for: finding.rule, atRelativePath: file) {
+            case .off?: return nil
+            case let .severity(severity)?: finding.severity = severity
+            case .on?, nil: break
+            }
+            return finding
+        }
+        return report
     }
 }

@@ -1,5 +1,6 @@
 import FlowModel
 import FlowRules
+import FlowTrace
 
 /// One flow library's home in FlowLens: the kinds of flow its loader produces (with the noun every
 /// output calls them by, and whether they are state machines) and the rules that make sense only
@@ -73,8 +74,10 @@ public enum RuleRegistry {
     /// (`CoreRules`), then each dialect's own (`<Library>/Rules/`, listed by its `Dialect`).
     public static let rules: [any Rule.Type] = CoreRules.all + Dialects.all.flatMap { $0.rules }
 
-    /// The descriptions of all rules.
-    public static var descriptions: [RuleDescription] { rules.map { $0.description } }
+    /// The descriptions of all rules: those `rules` run on flows, then the conformance rules that
+    /// `flowlens trace` applies to recorded runs (`TraceRules`), so that every rule id is listed,
+    /// configured and described in one catalogue.
+    public static var descriptions: [RuleDescription] { rules.map { $0.description } + TraceRules.descriptions }
 
     /// The rule with `id`.
     public static func rule(id: String) -> (any Rule.Type)? { rules.first { $0.description.id == id } }

@@ -19,6 +19,9 @@ public struct FlowTrace: Sendable {
     public var failures: [Failure: Example] = [:]
     /// Where runs left the graph: a step the flow does not have, or a move it has no transition for.
     public var deviations: [Deviation: Example] = [:]
+    /// Where runs stopped early without a step failing (no case matched, a group with nothing to run),
+    /// by the step they were at.
+    public var stops: [Stop: Example] = [:]
     /// The paths runs took (the steps they started, in order, a step repeated at once counted once),
     /// with how many runs took each; at most `pathLimit` distinct paths, the runs of any other in
     /// `otherPaths`, so that memory stays bounded whatever the runs do.
@@ -34,6 +37,12 @@ public struct FlowTrace: Sendable {
         public var step: Int?
         public var reason: String
         public var key: String?
+    }
+
+    /// A run stopping early at a step (its index; nil: before its first step) for a reason.
+    public struct Stop: Hashable, Sendable {
+        public var step: Int?
+        public var reason: String
     }
 
     /// A way a run left the graph.
@@ -178,6 +187,7 @@ public struct Replayer: Sendable {
                            in: &trace.failures, run: event.run, at: event.location)
             case .stop:
                 trace.endings[event.reason ?? "stopped", default: 0] += 1
+                FlowTrace.note(FlowTrace.Stop(step: position, reason: event.reason ?? "stopped"), in: &trace.stops, run: event.run, at: event.location)
                 ended = true
             case .end:
                 if !ended { trace.endings[event.reason ?? RunEvent.Reason.success, default: 0] += 1 }

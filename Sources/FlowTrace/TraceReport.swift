@@ -11,6 +11,8 @@ public struct TraceReport: Sendable {
     public var unmatched: [(run: String, location: SourceLocation, reason: String)]
     /// The lines and records that could not be read (`invalid-input`).
     public var findings: [Finding]
+    /// The conformance findings (`TraceRules`), once made (`FlowLens.trace` makes them).
+    public var conformance: [Finding] = []
 
     /// Matches each run of `records` to a flow of `flows` and replays it there.
     public static func replaying(_ records: [RunRecords], on flows: [Flow]) -> TraceReport {

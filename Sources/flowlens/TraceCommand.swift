@@ -10,7 +10,10 @@ struct Trace: ParsableCommand {
             FlowLens's JSON-lines events, or OpenTelemetry traces in OTLP JSON (README, "Run records"); \
             its format is recognised from its content. Every other PATH is read for flows as 'check' \
             reads it (default: the current folder). Each run is matched to its flow (by the flow's id \
-            or name, or by the steps it started) and replayed on the flow's graph.
+            or name, or by the steps it started) and replayed on the flow's graph. The summary of each \
+            flow's runs is printed, then the conformance findings (run-off-graph, failure-not-predicted, \
+            no-case-matched) in --format (the summary only in text). Exit status as for 'check'; 2 when \
+            a record file has lines that cannot be read.
 
             EXAMPLES
               flowlens trace device-logs/*.log Sources        # Flow-iOS summaries against the app's flows
@@ -20,8 +23,9 @@ struct Trace: ParsableCommand {
     @Argument(help: ArgumentHelp("Files of run records, then the flow files or folders to replay them on.", valueName: "file-or-path"))
     var arguments: [String] = []
 
-    @Option(help: ArgumentHelp("The one configuration file to use when reading the flows, instead of the .flowlens.yml files in and above them.", valueName: "file"))
-    var config: String?
+    @OptionGroup var output: ReportOutputOptions
+
+    @OptionGroup var policy: PolicyOptions
 
     func validate() throws {
         if !arguments.contains(where: { FlowLens.holdsRunRecords($0) }) {
@@ -32,11 +36,24 @@ struct Trace: ParsableCommand {
     func run() throws {
         let records = arguments.filter { FlowLens.holdsRunRecords($0) }
         let paths = arguments.filter { !records.contains($0) }
-        let report = FlowLens.trace(records: records, paths: paths.isEmpty ? ["."] : paths, configurationFile: config)
-        try Output.write(report.text)
-        if !report.findings.isEmpty {
-            Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: report.findings)))
+        let flowPaths = paths.isEmpty ? ["."] : paths
+        let trace = FlowLens.trace(records: records, paths: flowPaths, configurationFile: policy.config)
+        let configuration = FlowLens.configuration(for: flowPaths[0], file: policy.config).0
+        let exitPolicy = policy.policy(configuration)
+        // The conformance findings as a report of the flows, so that every format prints them.
+        let findings = Report(graph: FlowGraph(flows: trace.flows), findings: trace.conformance)
+        let format = output.format(configuration)
+        if format == .text {
+            try Output.write(trace.text + (trace.conformance.isEmpty ? "" : "\n"))
+        }
+        if format != .text || !trace.conformance.isEmpty {
+            try Output.write(Check.reporter(for: findings, format: format, color: output.color(configuration),
+                                            warningsFail: exitPolicy.warningsFail(findings.findings)).report(findings))
+        }
+        if !trace.findings.isEmpty {
+            Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: trace.findings)))
             throw ExitCode(Status.invalidInputOrUsage)
         }
+        throw ExitCode(exitPolicy.status(of: findings).rawValue)
     }
 }

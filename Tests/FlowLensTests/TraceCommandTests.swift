@@ -34,4 +34,40 @@ struct TraceCommandTests {
         let none = try flowlens(["trace", packageRoot + "/samples/flow-ios"], in: folder)
         #expect(none.status != 0 && none.stderr.contains("Give at least one file of run records"))
     }
+
+    @Test("flowlens trace prints the conformance findings after the summary, in every format, and --strict fails on them")
+    func conformance() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            version: 1
+            flows:
+              - name: Export
+                id: export
+                data: {format: String}
+                steps:
+                  - {id: prepare, next: [{to: zip, when: {key: format, equals: zip}}, {to: pdf, when: {key: format, equals: pdf}}]}
+                  - {id: zip, next: done}
+                  - {id: pdf, next: done}
+                  - {id: done, kind: end}
+            """.write(toFile: folder + "/export.flow.yaml", atomically: true, encoding: .utf8)
+        try """
+            {"flow": "export", "run": "1", "step": "prepare", "event": "start"}
+            {"flow": "export", "run": "1", "event": "stop", "reason": "no-case-matched"}
+            {"flow": "export", "run": "2", "step": "prepare", "event": "start"}
+            {"flow": "export", "run": "2", "step": "archive", "event": "start"}
+            """.write(toFile: folder + "/runs.jsonl", atomically: true, encoding: .utf8)
+        let text = try flowlens(["trace", "runs.jsonl", "export.flow.yaml"], in: folder)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasSuffix("""
+
+            export.flow.yaml:3:5: warning: 1 run started step 'archive', which flow 'export' does not have [run-off-graph]
+
+            """), "\(text.stdout)")
+        #expect(text.stdout.contains("  ended: 1 no end recorded · 1 no case matched\n"))
+        let sarif = try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--format", "sarif"], in: folder)
+        let results = try #require(((try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        #expect(results.map { $0["ruleId"] as? String } == ["run-off-graph"])
+        #expect(try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--strict"], in: folder).status == 1)
+    }
 }

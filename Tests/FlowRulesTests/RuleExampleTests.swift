@@ -4,6 +4,7 @@ import FlowLoaders
 import FlowModel
 import Foundation
 import FlowRules
+import FlowTrace
 import Testing
 
 /// One example of a rule's documentation, run as a test.
@@ -51,7 +52,9 @@ struct RuleExampleTests {
                         "unknown-operation", "stuck-step", "unanalyzable-flow",
                         "unused-suppression", "suppression-without-reason", "invalid-configuration",
                         "nested-case", "content-never-set", "busy-retry", "ui-access-in-task", "reserved-name",
-                        "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition"])
+                        "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition",
+                        // Then the conformance rules of recorded runs (`flowlens trace`).
+                        "run-off-graph", "failure-not-predicted", "no-case-matched"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
@@ -60,7 +63,7 @@ struct RuleExampleTests {
         for rule in RuleRegistry.descriptions {
             let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task", "busy-retry",
                             "unused-suppression", "suppression-without-reason", "invalid-configuration",
-                            "unimplemented-transition"]
+                            "unimplemented-transition", "run-off-graph", "failure-not-predicted", "no-case-matched"]
             let notes = ["unanalyzable-flow", "content-never-set"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")
@@ -89,6 +92,16 @@ struct RuleExampleTests {
 /// The findings of one example: a flow file is loaded and analysed; a configuration file is read
 /// as `flowlens` reads `.flowlens.yml`.
 private func findings(for example: RuleExample) throws -> [Finding] {
+    // A conformance rule's example is flows and their recorded runs: the static findings of the
+    // flows, and what replaying the runs on them finds.
+    if TraceRules.descriptions.contains(where: { $0.id == example.rule.id }) {
+        let files = example.rule.files(of: example.text)
+        let records = files.filter { file in RunRecordFormats.all.contains { $0.recognises(file.text) } }
+        let graph = load(files.filter { file in !records.contains { $0.name == file.name } })
+        let staticFindings = Analyzer().analyze(graph)
+        let report = TraceReport.replaying(records.map { RunRecordFormats.read($0.text, file: $0.name) }, on: graph.flows)
+        return staticFindings + report.findings + TraceRules.findings(of: report, staticFindings: staticFindings)
+    }
     guard example.rule.exampleFileName == ConfigurationLoader.fileName else {
         return Analyzer().analyze(load(example.rule.files(of: example.text)))
     }

@@ -1,6 +1,7 @@
 import FlowLensTestSupport
 import FlowLoaders
 import FlowModel
+import FlowRules
 import FlowTrace
 import Foundation
 import Testing
@@ -135,5 +136,59 @@ struct RunMatchingTests {
             "AlbumViewController.exportAlbum ×1",
             "unmatched @2: it names flow 'NoSuchFlow', which no flow read has as its id or name",
         ])
+    }
+}
+
+/// The conformance findings beyond the rules' own examples.
+@Suite("Conformance findings")
+struct ConformanceTests {
+    static let flow = """
+        version: 1
+        flows:
+          - name: Login
+            id: login
+            steps:
+              - {id: signIn, reads: {email: String, password: String}, next: profile}
+              - {id: profile, reads: {token: String}, next: done}
+              - {id: done, kind: end}
+        """
+
+    func conformance(_ events: String) -> (findings: [Finding], statics: [Finding]) {
+        let graph = load(Self.flow, file: "login.flow.yaml")
+        let statics = Analyzer().analyze(graph)
+        let report = TraceReport.replaying([RunRecordFormats.read(events, file: "runs.jsonl")], on: graph.flows)
+        return (TraceRules.findings(of: report, staticFindings: statics), statics)
+    }
+
+    @Test("a failure static analysis predicted is not reported again; one it did not predict is, at its step, with the first record")
+    func predictedOrNot() {
+        let (findings, statics) = conformance("""
+            {"flow": "login", "run": "1", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "1", "step": "signIn", "event": "fail", "reason": "missing-key", "key": "email"}
+            {"flow": "login", "run": "2", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "2", "step": "signIn", "event": "fail", "reason": "missing-key", "key": "email"}
+            {"flow": "login", "run": "3", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "3", "step": "profile", "event": "start"}
+            {"flow": "login", "run": "3", "step": "profile", "event": "fail", "reason": "type-mismatch", "key": "token"}
+            """)
+        // Static analysis predicts the missing email (nothing sets it) and the missing token, not a token of another type.
+        #expect(statics.contains { $0.rule == "missing-data-key" && $0.step == "signIn" && $0.key == "email" })
+        #expect(findings.map { "\($0.rule) \($0.location!.line) \($0.message) | \($0.related.map { "\($0.location.line)" })" } == [
+            "failure-not-predicted 7 1 run failed at profile: key 'token' of another type; static analysis did not predict it | [\"7\"]",
+        ])
+    }
+
+    @Test("runs that all stop at a case split are reported; when one run of them went on, they are not")
+    func someRunsGoOn() {
+        let stop = """
+            {"flow": "login", "run": "1", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "1", "event": "stop", "reason": "no-case-matched"}
+            """
+        #expect(conformance(stop).findings.map(\.message) == ["the one run that reached signIn ended there: no case matched"])
+        let goesOn = stop + "\n" + """
+            {"flow": "login", "run": "2", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "2", "step": "profile", "event": "start"}
+            """
+        #expect(conformance(goesOn).findings.isEmpty)
     }
 }
