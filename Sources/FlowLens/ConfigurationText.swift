@@ -90,7 +90,7 @@ extension Configuration {
 
             # Defaults for command-line options (the options win).
             output:
-              format: text      # text, json, sarif, github, gitlab, checkstyle, junit, markdown
+              format: text      # \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))
               color: auto       # auto, always, never
               strict: false     # warnings fail the run
               # maxWarnings: 10

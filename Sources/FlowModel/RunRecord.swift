@@ -1,4 +1,4 @@
-/// One thing a flow run did, as the run's own records say (a Flow-iOS run summary, FlowLens's JSON-lines
+/// One thing a flow run did, as the run's own records say (a library's own run log, FlowLens's JSON-lines
 /// events, an OpenTelemetry span): a step started, finished or failed, a key was written, or the run
 /// stopped or ended. The readers of run records produce these; replaying them on the flow graph (which path runs
 /// really take, where they fail) reads them.
@@ -23,9 +23,9 @@ public struct RunEvent: Hashable, Sendable, Codable {
 
     /// Why a step failed or how a run ended: the words run records use, one set for every format.
     public enum Reason {
-        /// A step read a key that was not there (Flow-iOS: `withInsufficientInputData`).
+        /// A step read a key that was not there.
         public static let missingKey = "missing-key"
-        /// A step read a key whose value had another type (Flow-iOS: `withMismatchInputDataType`).
+        /// A step read a key whose value had another type.
         public static let typeMismatch = "type-mismatch"
         /// A step failed with an error of its own.
         public static let error = "error"
@@ -41,8 +41,8 @@ public struct RunEvent: Hashable, Sendable, Codable {
         public static let groupFailure = "group-failure"
     }
 
-    /// The flow, as the record names it (its id or name); nil when the record does not say (a Flow-iOS
-    /// summary names only operations: the run is matched to a flow by them).
+    /// The flow, as the record names it (its id or name); nil when the record does not say (a
+    /// library's log may name only the steps: the run is matched to a flow by them).
     public var flow: String?
     /// Which run: records of several runs may interleave.
     public var run: String
