@@ -29,6 +29,7 @@ extension FlowLens {
             return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown)
         }
         var report = TraceReport.replaying(read, on: flows)
+        report.staticFindings = result.findings
         // The conformance findings, under the run's configuration's rule settings (as `merge` takes
         // the current folder's): `off` drops a rule's findings, a severity replaces its own.
         report.conformance = TraceRules.findings(of: report, staticFindings: result.findings).compactMap { finding in

@@ -13,6 +13,9 @@ public struct TraceReport: Sendable {
     public var findings: [Finding]
     /// The conformance findings (`TraceRules`), once made (`FlowLens.trace` makes them).
     public var conformance: [Finding] = []
+    /// The flows' static findings (`FlowLens.trace` sets them): the summary says which of them the
+    /// recorded runs reach, most reached first, and which no run reached.
+    public var staticFindings: [Finding] = []
 
     /// Matches each run of `records` to a flow of `flows` and replays it there.
     public static func replaying(_ records: [RunRecords], on flows: [Flow]) -> TraceReport {
@@ -63,6 +66,21 @@ public struct TraceReport: Sendable {
                 for (failure, example) in trace.failures.sorted(by: { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }) {
                     out += "    \(failure.step.map { name($0) } ?? "a step not in the flow"): \(failure.reason.replacingOccurrences(of: "-", with: " "))"
                         + (failure.key.map { " '\($0)'" } ?? "") + " ×\(example.count) (first: \(example.location.file):\(example.location.line))\n"
+                }
+            }
+            // The static findings at a step, by how often runs reached it: a finding on a path runs
+            // take comes first; one no run reached is said, not hidden.
+            let atSteps = staticFindings.filter { $0.flow == flow.id && $0.step != nil }
+                .compactMap { finding in flow.steps.firstIndex { $0.id == finding.step }.map { (finding, $0) } }
+            if !atSteps.isEmpty {
+                out += "  static findings, by the runs that reached them:\n"
+                let ranked = atSteps.sorted { (trace.stepVisits[$1.1], $0.0.location?.line ?? 0, $0.0.rule) < (trace.stepVisits[$0.1], $1.0.location?.line ?? 0, $1.0.rule) }
+                for (finding, step) in ranked {
+                    let visits = trace.stepVisits[step]
+                    let failed = trace.failures.filter { $0.key.step == step && $0.key.key == finding.key }.values.reduce(0) { $0 + $1.count }
+                    let reach = visits == 0 ? "no run of \(trace.runs) reached \(name(step))"
+                        : "\(visits) of \(Plural.count(trace.runs, "run")) reached \(name(step))" + (failed > 0 ? ", \(failed) failed there on this key" : "")
+                    out += "    \(finding.rule)" + (finding.key.map { " '\($0)'" } ?? "") + ": \(reach)\n"
                 }
             }
             if !trace.deviations.isEmpty {

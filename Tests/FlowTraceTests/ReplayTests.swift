@@ -191,4 +191,23 @@ struct ConformanceTests {
             """
         #expect(conformance(goesOn).findings.isEmpty)
     }
+
+    @Test("the summary ranks the static findings by the runs that reached them, and says when none did")
+    func staticFindingsByRuns() {
+        let graph = load(Self.flow, file: "login.flow.yaml")
+        var report = TraceReport.replaying([RunRecordFormats.read("""
+            {"flow": "login", "run": "1", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "1", "step": "signIn", "event": "fail", "reason": "missing-key", "key": "email"}
+            {"flow": "login", "run": "2", "step": "signIn", "event": "start"}
+            {"flow": "login", "run": "2", "step": "signIn", "event": "fail", "reason": "missing-key", "key": "email"}
+            """, file: "runs.jsonl")], on: graph.flows)
+        report.staticFindings = Analyzer().analyze(graph)
+        #expect(report.text.contains("""
+              static findings, by the runs that reached them:
+                missing-data-key 'email': 2 of 2 runs reached signIn, 2 failed there on this key
+                missing-data-key 'password': 2 of 2 runs reached signIn
+                missing-data-key 'token': no run of 2 reached profile
+
+            """), "\(report.text)")
+    }
 }
