@@ -88,6 +88,14 @@ extension Configuration {
             plantuml:
               defines: {}
 
+            # How `flowlens trace` reads OpenTelemetry spans: the span attributes that name the flow,
+            # the step, a failure's reason and key, a group element; stepsFromSpanNames: a span inside
+            # a flow without the step attribute is the step its name says.
+            trace: {}
+            #  flowAttribute: flow.name
+            #  stepAttribute: flow.step
+            #  stepsFromSpanNames: false
+
             # Defaults for command-line options (the options win).
             output:
               format: text      # \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))

@@ -26,7 +26,7 @@ extension FlowLens {
             guard let data = FileManager.default.contents(atPath: absolute) else {
                 return RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: shown))])
             }
-            return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown)
+            return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown, spans: result.configuration.spans)
         }
         var report = TraceReport.replaying(read, on: flows)
         report.staticFindings = result.findings

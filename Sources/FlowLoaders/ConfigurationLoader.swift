@@ -135,6 +135,8 @@ public enum ConfigurationLoader {
             merged.strict = child.strict ?? merged.strict
             merged.maxWarnings = child.maxWarnings ?? merged.maxWarnings
             for (name, path) in Limits.settings where file.limitsSet.contains(name) { merged.limits[keyPath: path] = child.limits[keyPath: path] }
+            for (name, path) in SpanMapping.attributes where file.traceSet.contains(name) { merged.spans[keyPath: path] = child.spans[keyPath: path] }
+            if file.traceSet.contains("stepsFromSpanNames") { merged.spans.stepsFromSpanNames = child.spans.stepsFromSpanNames }
         }
         if usesDefaults { merged.exclude = defaultExcludes + merged.exclude }
         return merged

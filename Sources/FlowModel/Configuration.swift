@@ -85,6 +85,8 @@ public struct Configuration: Hashable, Sendable {
     public var maxWarnings: Int?
     /// The bounds on the work done for one file (`limits:`).
     public var limits: Limits = .default
+    /// How `flowlens trace` reads OpenTelemetry spans (`trace:`).
+    public var spans: SpanMapping = .default
 
     /// The built-in defaults: every rule at its own severity, every file read.
     public init(baseDirectory: String = ".") {
@@ -103,6 +105,7 @@ public struct Configuration: Hashable, Sendable {
             && a.overrides == b.overrides && a.plantUMLDefines.map(\.0) == b.plantUMLDefines.map(\.0)
             && a.plantUMLDefines.map(\.1) == b.plantUMLDefines.map(\.1) && a.format == b.format
             && a.color == b.color && a.strict == b.strict && a.maxWarnings == b.maxWarnings && a.limits == b.limits
+            && a.spans == b.spans
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -90,13 +90,15 @@ public struct ConfigurationFile: Sendable {
     public var defaultExcludes: Bool?
     /// The names of the limits the file sets, so that a nested file overrides only those.
     public var limitsSet: [String] = []
+    /// The names of the `trace:` settings the file sets, likewise.
+    public var traceSet: [String] = []
 
     public init(configuration: Configuration) { self.configuration = configuration }
 }
 
 extension Configuration {
     /// The keys a configuration file may have at its top level, in the order they are written.
-    public static let topLevelKeys = ["version", "rules", "include", "exclude", "defaultExcludes", "overrides", "plantuml", "output", "limits"]
+    public static let topLevelKeys = ["version", "rules", "include", "exclude", "defaultExcludes", "overrides", "plantuml", "output", "limits", "trace"]
     /// The keys of `output:`.
     public static let outputKeys = ["format", "color", "strict", "maxWarnings"]
 
@@ -166,6 +168,7 @@ extension Configuration {
                 case "plantuml": result.configuration.plantUMLDefines = defines(value)
                 case "output": output(value)
                 case "limits": limits(value)
+                case "trace": trace(value)
                 default:
                     let hint = Spelling.closest(to: key, in: Configuration.topLevelKeys).map { "; did you mean '\($0)'?" } ?? ""
                     warn("unknown key '\(key)' in \(file)\(hint)", at: keyNode)
@@ -286,6 +289,35 @@ extension Configuration {
             }
         }
 
+        /// `trace: {flowAttribute: app.flow, stepsFromSpanNames: true, …}`: span attribute names, and a flag.
+        mutating func trace(_ node: SettingsNode) {
+            let names = (SpanMapping.attributes.map(\.name) + ["stepsFromSpanNames"]).joined(separator: ", ")
+            guard let mapping = node.mapping else {
+                warn("'trace' is a mapping (\(names))", at: node)
+                return
+            }
+            for (keyNode, value) in mapping {
+                let name = keyNode.string ?? "?"
+                if name == "stepsFromSpanNames" {
+                    if case let .bool(flag)? = value.scalar {
+                        result.configuration.spans.stepsFromSpanNames = flag
+                        result.traceSet.append(name)
+                    } else {
+                        warn("'stepsFromSpanNames' in 'trace' is true or false", at: value)
+                    }
+                } else if let path = SpanMapping.attributes.first(where: { $0.name == name })?.path {
+                    if value.scalar == .text, let text = value.string, !text.isEmpty {
+                        result.configuration.spans[keyPath: path] = text
+                        result.traceSet.append(name)
+                    } else {
+                        warn("'\(name)' in 'trace' is the name of a span attribute", at: value)
+                    }
+                } else {
+                    warn("unknown key '\(name)' in 'trace' of \(file) (expected \(names))", at: keyNode)
+                }
+            }
+        }
+
         mutating func output(_ node: SettingsNode) {
             guard let mapping = node.mapping else {
                 warn("'output' is a mapping (\(Configuration.outputKeys.joined(separator: ", ")))", at: node)
@@ -338,6 +370,8 @@ extension Configuration {
             ("plantuml", .mapping([("defines", .mapping(plantUMLDefines.map { ($0.0, .text($0.1, style: .quoted)) }, style: .flow))])),
             ("output", .mapping(output)),
             ("limits", .mapping(Limits.settings.map { ($0.name, .int(limits[keyPath: $0.path])) }, style: .flow)),
+            ("trace", .mapping(SpanMapping.attributes.map { ($0.name, .text(spans[keyPath: $0.path], style: .quoted)) }
+                               + [("stepsFromSpanNames", .bool(spans.stepsFromSpanNames))], style: .flow)),
         ])
     }
 }

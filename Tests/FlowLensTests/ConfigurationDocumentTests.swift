@@ -81,4 +81,30 @@ struct ConfigurationDocumentTests {
         ])
         #expect(read.strict == nil && read.maxWarnings == nil && read.format == "json")
     }
+
+    @Test("trace: the span attributes flowlens trace reads, each a nested file's own to replace, bad values warned")
+    func traceSettings() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/Payments", withIntermediateDirectories: true)
+        try "version: 1\ntrace: {flowAttribute: app.flow, stepAttribute: app.step, stepsFromSpanNames: true}\n"
+            .write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        try "version: 1\ntrace:\n  stepAttribute: payments.stage\n  keyAttribute: 3\n  spanName: x\n"
+            .write(toFile: folder + "/Payments/.flowlens.yml", atomically: true, encoding: .utf8)
+        let (outer, none) = FlowLens.configuration(for: folder, workingDirectory: folder)
+        #expect(none.isEmpty)
+        #expect(outer.spans.flowAttribute == "app.flow" && outer.spans.stepAttribute == "app.step" && outer.spans.stepsFromSpanNames)
+        #expect(outer.spans.reasonAttribute == "flow.failure.reason")
+        let (inner, problems) = FlowLens.configuration(for: folder + "/Payments", workingDirectory: folder)
+        #expect(inner.spans.flowAttribute == "app.flow" && inner.spans.stepAttribute == "payments.stage" && inner.spans.stepsFromSpanNames)
+        #expect(inner.spans.keyAttribute == "flow.key")
+        #expect(problems.map { "\($0.location!.line) \($0.message)" } == [
+            "4 'keyAttribute' in 'trace' is the name of a span attribute",
+            "5 unknown key 'spanName' in 'trace' of Payments/.flowlens.yml (expected flowAttribute, stepAttribute, reasonAttribute, keyAttribute, instanceAttribute, stepsFromSpanNames)",
+        ])
+        // What dump-config writes reads back as the same mapping.
+        let path = folder + "/written.yml"
+        try inner.document().yaml().write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(FlowLens.configuration(for: folder, file: path, workingDirectory: folder).0.spans == inner.spans)
+    }
 }

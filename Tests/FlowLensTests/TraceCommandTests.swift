@@ -70,4 +70,33 @@ struct TraceCommandTests {
         #expect(results.map { $0["ruleId"] as? String } == ["run-off-graph"])
         #expect(try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--strict"], in: folder).status == 1)
     }
+
+    @Test("flowlens trace reads OpenTelemetry spans with the attributes the configuration names")
+    func otlpWithConfiguredAttributes() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "version: 1\ntrace: {flowAttribute: shop.flow, stepAttribute: shop.stage}\n".write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            flows:
+              - name: Checkout
+                id: checkout
+                steps:
+                  - {id: cart, next: pay}
+                  - {id: pay, next: done}
+                  - {id: done, kind: end}
+            """.write(toFile: folder + "/checkout.flow.yaml", atomically: true, encoding: .utf8)
+        func span(_ id: String, _ attributes: [(String, String)], start: Int, end: Int, parent: String? = nil) -> String {
+            let list = attributes.map { #"{"key": "\#($0.0)", "value": {"stringValue": "\#($0.1)"}}"# }.joined(separator: ", ")
+            return #"{"traceId": "t1", "spanId": "\#(id)", \#(parent.map { #""parentSpanId": "\#($0)", "# } ?? "")"name": "\#(id)", "startTimeUnixNano": "\#(start)", "endTimeUnixNano": "\#(end)", "attributes": [\#(list)], "status": {}}"#
+        }
+        let spans = [span("root", [("shop.flow", "checkout")], start: 0, end: 100),
+                     span("s1", [("shop.stage", "cart")], start: 1, end: 10, parent: "root"),
+                     span("s2", [("shop.stage", "pay")], start: 11, end: 90, parent: "root")]
+        try #"{"resourceSpans": [{"scopeSpans": [{"spans": [\#(spans.joined(separator: ", "))]}]}]}"#
+            .write(toFile: folder + "/traces.json", atomically: true, encoding: .utf8)
+        let traced = try flowlens(["trace", "traces.json", "checkout.flow.yaml"], in: folder)
+        #expect(traced.status == 0, "\(traced.stderr)")
+        #expect(traced.stdout.contains("checkout — 1 run (checkout.flow.yaml:3)\n  ended: 1 success\n  paths taken:\n    1 run (100%): cart → pay\n"), "\(traced.stdout)")
+    }
 }

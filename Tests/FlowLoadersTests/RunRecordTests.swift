@@ -214,7 +214,7 @@ struct RunRecordTests {
             "{ this is not json",
             request([#"{"traceId": "t2", "spanId": "s9", "name": "broken"}"#], flow: "profile"),
         ].joined(separator: "\n")
-        var mapping = OTLPMapping()
+        var mapping = SpanMapping()
         mapping.stepsFromSpanNames = true
         let records = RunRecordFormats.read(text, file: "collector.jsonl", format: OTLPTraces.format(mapping))
         #expect(lines(records) == ["start loadProfile @1", "finish loadProfile @1", "start saveProfile @1", "fail saveProfile error disk full @1"])

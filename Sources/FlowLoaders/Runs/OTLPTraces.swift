@@ -5,7 +5,7 @@ import Foundation
 /// the OpenTelemetry Collector's file exporter and the SDKs' OTLP/JSON exporters write them): one
 /// export request in the file, or one a line.
 ///
-/// A span is a step of a flow run when it carries the step attribute (`OTLPMapping.stepAttribute`),
+/// A span is a step of a flow run when it carries the step attribute (`SpanMapping.stepAttribute`),
 /// or, when the mapping takes steps from span names, when it belongs to a flow; its flow is the flow
 /// attribute of the span, of its nearest ancestor span that has one, or of its resource. A span with
 /// the flow attribute and no step is the run itself: its status ends the run. The run is the trace.
@@ -17,7 +17,7 @@ public enum OTLPTraces {
     public static let format = format(.default)
 
     /// The format with `mapping`.
-    public static func format(_ mapping: OTLPMapping) -> RunRecordFormat {
+    public static func format(_ mapping: SpanMapping) -> RunRecordFormat {
         RunRecordFormat(name: "otlp", recognises: recognises, read: { read($0, file: $1, mapping: mapping) })
     }
 
@@ -42,7 +42,7 @@ public enum OTLPTraces {
         var order: Int
     }
 
-    public static func read(_ text: String, file: String, mapping: OTLPMapping = .default) -> RunRecords {
+    public static func read(_ text: String, file: String, mapping: SpanMapping = .default) -> RunRecords {
         var records = RunRecords()
         var spans: [Span] = []
         // One request in the file (possibly pretty-printed), or one a line.
@@ -101,7 +101,7 @@ public enum OTLPTraces {
 
     /// The events of the step spans and run spans, in time order (a span's start before its end;
     /// ties in the file's order).
-    static func events(of spans: [Span], mapping: OTLPMapping) -> [RunEvent] {
+    static func events(of spans: [Span], mapping: SpanMapping) -> [RunEvent] {
         var byID: [String: Int] = [:]
         for (index, span) in spans.enumerated() { byID[span.trace + "/" + span.id] = index }
         /// The flow of span `index`: its own attribute, an ancestor's, its resource's (memoised).
@@ -166,25 +166,4 @@ public enum OTLPTraces {
         if let number = value as? NSNumber { return number.uint64Value }
         return nil
     }
-}
-
-/// Which span attributes say what a span is to a flow (`.flowlens.yml` `trace:` will set them).
-public struct OTLPMapping: Sendable, Hashable {
-    /// The flow's id or name: on the span, an ancestor span, or the resource.
-    public var flowAttribute = "flow.name"
-    /// The step's name; a span without it is not a step (unless `stepsFromSpanNames`).
-    public var stepAttribute = "flow.step"
-    /// When set, a span inside a flow that has no step attribute is the step its name says.
-    public var stepsFromSpanNames = false
-    /// Why a failed step failed (`missing-key`, `type-mismatch` …); `error` without it.
-    public var reasonAttribute = "flow.failure.reason"
-    /// The data key a failure is about.
-    public var keyAttribute = "flow.key"
-    /// Which of several concurrent runs of one step (a group's element).
-    public var instanceAttribute = "flow.instance"
-
-    /// The attributes above.
-    public static let `default` = OTLPMapping()
-
-    public init() {}
 }

@@ -21,22 +21,25 @@ protocol RunRecordDialect: Dialect {
 
 /// Every format of run records FlowLens reads: the dialects' own, then the general ones.
 public enum RunRecordFormats {
-    /// The formats, in the order they are tried.
-    public static var all: [RunRecordFormat] {
+    /// The formats, in the order they are tried (OpenTelemetry spans read with the default mapping).
+    public static var all: [RunRecordFormat] { all(spans: .default) }
+
+    /// The formats, OpenTelemetry spans read with `spans` (`.flowlens.yml` `trace:`).
+    public static func all(spans: SpanMapping) -> [RunRecordFormat] {
         var formats: [RunRecordFormat] = []
         for dialect in Dialects.all {
             if let writer = dialect as? any RunRecordDialect.Type { formats += writer.runRecordFormats }
         }
-        return formats + [OTLPTraces.format, RunEventLines.format]
+        return formats + [OTLPTraces.format(spans), RunEventLines.format]
     }
 
     /// The format named `name`.
     public static func format(named name: String) -> RunRecordFormat? { all.first { $0.name == name } }
 
-    /// The events of `text` in `format`, else in the first format that recognises it; a text no
-    /// format recognises is one `invalid-input` finding.
-    public static func read(_ text: String, file: String, format: RunRecordFormat? = nil) -> RunRecords {
-        if let reader = format ?? all.first(where: { $0.recognises(text) }) { return reader.read(text, file) }
+    /// The events of `text` in `format`, else in the first format that recognises it (spans read
+    /// with `spans`); a text no format recognises is one `invalid-input` finding.
+    public static func read(_ text: String, file: String, format: RunRecordFormat? = nil, spans: SpanMapping = .default) -> RunRecords {
+        if let reader = format ?? all(spans: spans).first(where: { $0.recognises(text) }) { return reader.read(text, file) }
         let names = all.map(\.name).joined(separator: ", ")
         return RunRecords(findings: [.invalidInput("not a run record FlowLens reads (\(names))", at: SourceLocation(file: file, line: 1, column: 1))])
     }
