@@ -30,6 +30,9 @@ extension FlowLens {
         }
         var report = TraceReport.replaying(read, on: flows)
         report.staticFindings = result.findings
+        // A flow path or file that could not be read is reported with the records' own problems:
+        // runs replayed on fewer flows than asked must not pass silently.
+        report.findings = result.findings.filter { $0.rule == RuleID.invalidInput } + report.findings
         // The conformance findings, under the run's configuration's rule settings (as `merge` takes
         // the current folder's): `off` drops a rule's findings, a severity replaces its own.
         report.conformance = TraceRules.findings(of: report, staticFindings: result.findings).compactMap { finding in

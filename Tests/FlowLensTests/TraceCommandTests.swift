@@ -31,6 +31,9 @@ struct TraceCommandTests {
         #expect(bad.stdout.contains("unmatched") == false && bad.stdout.contains("runs matched to no flow:\n  events.jsonl:1: it names flow 'x'"))
         #expect(bad.stderr.contains("events.jsonl:2:1: error: not a JSON object: line skipped [invalid-input]"), "\(bad.stderr)")
 
+        // A mistyped flow path is invalid input, as for check, not a silent replay on no flows.
+        let typo = try flowlens(["trace", folder + "/device.log", "Sourcse"], in: folder)
+        #expect(typo.status == 2 && typo.stderr.contains("Sourcse"), "\(typo.stderr)")
         let none = try flowlens(["trace", packageRoot + "/samples/flow-ios"], in: folder)
         #expect(none.status != 0 && none.stderr.contains("Give at least one file of run records"))
     }
