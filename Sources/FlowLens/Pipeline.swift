@@ -238,22 +238,12 @@ public struct Pipeline {
     /// file (`off` drops it; a severity replaces the rule's); a finding in no file read (a
     /// configuration file's, one about a path given), the first path's.
     func applyConfiguredSeverities(_ run: inout Run) {
-        var configured: [Finding] = []
-        for var finding in run.findings {
+        let governing = run.governing, first = run.first
+        run.findings = run.findings.compactMap { finding in
             let file = finding.location?.file
-            guard let configuration = file.flatMap({ run.governing[$0] }) ?? run.first else {
-                configured.append(finding)
-                continue
-            }
-            let relative = file.map { FlowLens.relativePath($0, to: configuration.baseDirectory, workingDirectory) } ?? ""
-            switch configuration.setting(for: finding.rule, atRelativePath: relative) {
-            case .off?: continue
-            case let .severity(severity)?: finding.severity = severity
-            case .on?, nil: break
-            }
-            configured.append(finding)
+            guard let configuration = file.flatMap({ governing[$0] }) ?? first else { return finding }
+            return configuration.configured(finding, atRelativePath: file.map { FlowLens.relativePath($0, to: configuration.baseDirectory, workingDirectory) } ?? "")
         }
-        run.findings = configured
     }
 
     /// Locate fixes: each fix's edits found exactly in the text the file was read with.

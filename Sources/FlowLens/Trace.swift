@@ -35,15 +35,11 @@ extension FlowLens {
         report.findings = result.findings.filter { $0.rule == RuleID.invalidInput } + report.findings
         // The conformance findings, under the run's configuration's rule settings (as `merge` takes
         // the current folder's): `off` drops a rule's findings, a severity replaces its own.
+        let configuration = result.configuration
         report.conformance = TraceRules.findings(of: report, staticFindings: result.findings).compactMap { finding in
-            var finding = finding
-            let file = finding.location.map { FlowLens.relativePath($0.file, to: result.configuration.baseDirectory, workingDirectory) } ?? ""
-            switch result.configuration.setting(for: finding.rule, atRelativePath: file) {
-            case .off?: return nil
-            case let .severity(severity)?: finding.severity = severity
-            case .on?, nil: break
-            }
-            return finding
+            configuration.configured(finding, atRelativePath: finding.location.map {
+                FlowLens.relativePath($0.file, to: configuration.baseDirectory, workingDirectory)
+            } ?? "")
         }
         return report
     }

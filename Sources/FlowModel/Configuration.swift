@@ -124,6 +124,18 @@ public struct Configuration: Hashable, Sendable {
         return rules.last { $0.0 == rule }?.1
     }
 
+    /// `finding` under this configuration's setting for its rule in a file at `path` (relative to the
+    /// base directory): nil when the rule is `off`, with the configured severity when one is set.
+    public func configured(_ finding: Finding, atRelativePath path: String) -> Finding? {
+        var finding = finding
+        switch setting(for: finding.rule, atRelativePath: path) {
+        case .off?: return nil
+        case let .severity(severity)?: finding.severity = severity
+        case .on?, nil: break
+        }
+        return finding
+    }
+
     /// Whether a file found by walking a folder is read (`path` relative to the base directory).
     public func includes(relativePath path: String) -> Bool {
         (include.isEmpty || include.contains { Glob.matches($0, path) }) && !exclude.contains { Glob.matches($0, path) }
