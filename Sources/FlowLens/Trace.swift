@@ -14,9 +14,11 @@ extension FlowLens {
 
     /// Reads the run records at `records` and the flows at `paths` (as `check` reads them), matches
     /// each run to its flow, replays it on the flow's graph, and makes the conformance findings
-    /// (`TraceRules`) against the flows' static findings.
+    /// (`TraceRules`) against the flows' static findings. Returns the report and the run's
+    /// configuration (the first path's: output defaults and the exit policy come from it).
     public static func trace(records: [String], paths: [String], configurationFile: String? = nil,
-                             workingDirectory: String = FileManager.default.currentDirectoryPath) -> TraceReport {
+                             workingDirectory: String = FileManager.default.currentDirectoryPath)
+        -> (report: TraceReport, configuration: Configuration) {
         let pipeline = Pipeline(configurationFile: configurationFile, workingDirectory: workingDirectory)
         let result = pipeline.run(paths)
         let flows = result.report.graph.flows
@@ -41,6 +43,6 @@ extension FlowLens {
                 FlowLens.relativePath($0.file, to: configuration.baseDirectory, workingDirectory)
             } ?? "")
         }
-        return report
+        return (report, configuration)
     }
 }

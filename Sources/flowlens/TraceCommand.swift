@@ -34,11 +34,10 @@ struct Trace: ParsableCommand {
     }
 
     func run() throws {
-        let records = arguments.filter { FlowLens.holdsRunRecords($0) }
-        let paths = arguments.filter { !records.contains($0) }
-        let flowPaths = paths.isEmpty ? ["."] : paths
-        let trace = FlowLens.trace(records: records, paths: flowPaths, configurationFile: policy.config)
-        let configuration = FlowLens.configuration(for: flowPaths[0], file: policy.config).0
+        let isRecords = arguments.map { FlowLens.holdsRunRecords($0) }
+        let records = zip(arguments, isRecords).filter { $0.1 }.map(\.0)
+        let paths = zip(arguments, isRecords).filter { !$0.1 }.map(\.0)
+        let (trace, configuration) = FlowLens.trace(records: records, paths: paths.isEmpty ? ["."] : paths, configurationFile: policy.config)
         let exitPolicy = policy.policy(configuration)
         // The conformance findings as a report of the flows, so that every format prints them.
         let findings = Report(graph: FlowGraph(flows: trace.flows), findings: trace.conformance)
