@@ -16,7 +16,6 @@ func peakResidentMiB() -> Double {
 @MainActor func replayBenchmark(events target: Int) {
     let flow = LargeFlow.make(steps: 1000)
     let graph = FlowIndex(flow)
-    let silent: Set<StepKind> = [.start, .end, .fail, .join, .branch, .parallel]
     var random: UInt64 = 0x9E37_79B9_7F4A_7C15
     func next(_ bound: Int) -> Int {
         random = random &* 6364136223846793005 &+ 1442695040888963407
@@ -31,7 +30,7 @@ func peakResidentMiB() -> Double {
         let run = "r\(number)"
         for _ in 0..<400 {
             let step = flow.steps[at]
-            if !silent.contains(step.kind) {
+            if !Replayer.silentKinds.contains(step.kind) {
                 events.append(RunEvent(flow: flow.id, run: run, step: step.id, kind: .start, location: location))
                 events.append(RunEvent(flow: flow.id, run: run, step: step.id, kind: .finish, location: location))
             }

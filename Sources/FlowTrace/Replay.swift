@@ -80,6 +80,8 @@ public struct Replayer: Sendable {
     let flow: Flow
     let graph: FlowIndex
     let byName: [String: Int]
+    /// The flow's successful ends (`end` steps), in step order.
+    let ends: [Int]
     /// The way found for each move made so far (`from` × `to`; nil: none), so that each move is
     /// searched once however many runs make it.
     var ways: [Int: [Int]?] = [:]
@@ -87,7 +89,7 @@ public struct Replayer: Sendable {
     /// Steps that run no code of their own and leave no record when a run passes them: the flow's
     /// start, its exits, and where branches split (without an operation of their own) or meet. A run
     /// moves through them silently; operations, groups, states and sub-flows must appear in its records.
-    static let silentKinds: Set<StepKind> = [.start, .end, .fail, .join, .branch, .parallel]
+    public static let silentKinds: Set<StepKind> = [.start, .end, .fail, .join, .branch, .parallel]
 
     public init(flow: Flow) {
         self.flow = flow
@@ -96,6 +98,7 @@ public struct Replayer: Sendable {
         var byName: [String: Int] = [:]
         for (i, step) in flow.steps.enumerated() where byName[step.name] == nil { byName[step.name] = i }
         self.byName = byName
+        ends = flow.steps.indices.filter { flow.steps[$0].kind == .end }
     }
 
     /// The step a record names: by id, else by name.
@@ -193,12 +196,15 @@ public struct Replayer: Sendable {
                 if !ended { trace.endings[event.reason ?? RunEvent.Reason.success, default: 0] += 1 }
                 ended = true
                 // A run that succeeded went on to an exit through silent steps: count the way there.
-                if event.reason == RunEvent.Reason.success, let from = position,
-                   let exit = flow.steps.indices.first(where: { flow.steps[$0].kind == .end && self.path(from: from, to: $0) != nil }),
-                   let way = self.way(from: from, to: exit) {
-                    for transition in way {
-                        trace.transitionCounts[transition] += 1
-                        if let to = graph.index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
+                // The first end, in step order, that a way reaches (each way searched once, `way`).
+                if event.reason == RunEvent.Reason.success, let from = position {
+                    for end in ends {
+                        guard let way = self.way(from: from, to: end) else { continue }
+                        for transition in way {
+                            trace.transitionCounts[transition] += 1
+                            if let to = graph.index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
+                        }
+                        break
                     }
                 }
             case .write:
