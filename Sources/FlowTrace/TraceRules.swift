@@ -65,6 +65,9 @@ public enum TraceRules {
             {"flow": "checkout", "run": "1", "step": "cart", "event": "start"}
             {"flow": "checkout", "run": "1", "step": "invoice", "event": "start"}
             {"flow": "checkout", "run": "1", "event": "end", "reason": "success"}
+            {"flow": "checkout", "run": "2", "step": "cart", "event": "start"}
+            {"flow": "checkout", "run": "2", "step": "pay", "event": "start"}
+            {"flow": "checkout", "run": "2", "event": "end", "reason": "success"}
             """,
         ])
 
@@ -166,8 +169,85 @@ public enum TraceRules {
             """,
         ])
 
+    /// `never-reached`: what no recorded run reached (coverage).
+    public static let neverReached = RuleDescription(
+        id: "never-reached",
+        tags: ["runs", "coverage"],
+        severity: .note,
+        summary: "No recorded run reached a step, or took one of the ways out of a step that runs did reach.",
+        rationale: """
+            Coverage of the flow by what really runs: work no user's run ever did, and decisions that \
+            always went the same way. It may be dead in practice (a feature nobody uses, a case that \
+            cannot happen with the data the app sends) or untested by the runs recorded; the static \
+            findings on such steps have never been seen to matter. A step static analysis already \
+            reports as unreachable is not reported again, and neither are the steps that run no code \
+            (the start, exits, joins, splits without an operation). A way out is reported only when the \
+            step it leaves had several ways out (not the branches of a parallel split, which all run) \
+            and its target was reached by another way; otherwise the step is reported.
+            """,
+        triggeringExamples: [
+            """
+            # file: refund.flow.yaml
+            version: 1
+            flows:
+              - name: Refund
+                id: refund
+                data: {decision: String}
+                steps:
+                  - {id: review, next: [{to: approve, when: {key: decision, equals: yes}}, {to: escalate, otherwise: true}]}
+                  - {id: approve, next: done}
+                  - {id: escalate, next: done} # finding
+                  - {id: done, kind: end}
+            # file: runs.jsonl
+            {"flow": "refund", "run": "1", "step": "review", "event": "start"}
+            {"flow": "refund", "run": "1", "step": "approve", "event": "start"}
+            {"flow": "refund", "run": "1", "event": "end", "reason": "success"}
+            """,
+            """
+            # file: signup.flow.yaml
+            version: 1
+            flows:
+              - name: Signup
+                id: signup
+                data: {invited: String}
+                steps:
+                  - {id: form, next: [{to: verify, when: {key: invited, equals: "false"}}, {to: welcome, otherwise: true}]} # finding
+                  - {id: verify, next: welcome}
+                  - {id: welcome, next: done}
+                  - {id: done, kind: end}
+            # file: runs.jsonl
+            {"flow": "signup", "run": "1", "step": "form", "event": "start"}
+            {"flow": "signup", "run": "1", "step": "verify", "event": "start"}
+            {"flow": "signup", "run": "1", "step": "welcome", "event": "start"}
+            {"flow": "signup", "run": "1", "event": "end", "reason": "success"}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            # file: signup.flow.yaml
+            version: 1
+            flows:
+              - name: Signup
+                id: signup
+                data: {invited: String}
+                steps:
+                  - {id: form, next: [{to: verify, when: {key: invited, equals: "false"}}, {to: welcome, otherwise: true}]}
+                  - {id: verify, next: welcome}
+                  - {id: welcome, next: done}
+                  - {id: done, kind: end}
+            # file: runs.jsonl
+            {"flow": "signup", "run": "1", "step": "form", "event": "start"}
+            {"flow": "signup", "run": "1", "step": "verify", "event": "start"}
+            {"flow": "signup", "run": "1", "step": "welcome", "event": "start"}
+            {"flow": "signup", "run": "1", "event": "end", "reason": "success"}
+            {"flow": "signup", "run": "2", "step": "form", "event": "start"}
+            {"flow": "signup", "run": "2", "step": "welcome", "event": "start"}
+            {"flow": "signup", "run": "2", "event": "end", "reason": "success"}
+            """,
+        ])
+
     /// Every conformance rule, in catalogue order.
-    public static let descriptions = [runOffGraph, failureNotPredicted, noCaseMatched]
+    public static let descriptions = [runOffGraph, failureNotPredicted, noCaseMatched, neverReached]
 
     /// The conformance findings of `report`, given the static findings of the same flows (a failure
     /// one of them predicted is not reported).
@@ -210,7 +290,38 @@ public enum TraceRules {
                                         message: (example.count == 1 ? "the one run" : "all \(example.count) runs") + " that reached \(name(step)) ended there: no case matched",
                                         location: place(step), flow: flow.id, step: flow.steps[step].id, related: first(example)))
             }
+            findings += coverage(of: trace, in: flow, staticFindings: staticFindings)
         }
         return findings.sorted { ($0.location!, $0.rule, $0.message) < ($1.location!, $1.rule, $1.message) }
+    }
+
+    /// The `never-reached` findings of one flow's runs.
+    static func coverage(of trace: FlowTrace, in flow: Flow, staticFindings: [Finding]) -> [Finding] {
+        guard trace.runs > 0 else { return [] }
+        let graph = FlowIndex(flow)
+        let unreachable = Set(staticFindings.filter { $0.rule == RuleID.unreachableStep && $0.flow == flow.id }.compactMap(\.step))
+        var findings: [Finding] = []
+        for (index, step) in flow.steps.enumerated() where trace.stepVisits[index] == 0 {
+            guard !Replayer.silentKinds.contains(step.kind), !unreachable.contains(step.id) else { continue }
+            findings.append(Finding(rule: neverReached.id, severity: neverReached.severity,
+                                    message: trace.runs == 1 ? "the one recorded run did not reach \(step.id)" : "none of the \(trace.runs) recorded runs reached \(step.id)",
+                                    location: step.location ?? flow.location ?? SourceLocation(file: flow.id), flow: flow.id, step: step.id))
+        }
+        // A decision that always went one way: a way out never taken, from a step runs reached, to a
+        // step they reached by another way (an unreached target is reported as a step, above).
+        for (index, step) in flow.steps.enumerated() where trace.stepVisits[index] > 0 {
+            let ways = graph.successors[index].filter { flow.transitions[$0.transition].kind != .parallel }
+            guard ways.count > 1 else { continue }
+            for way in ways where trace.transitionCounts[way.transition] == 0 && trace.stepVisits[way.to] > 0 {
+                let transition = flow.transitions[way.transition]
+                let when = (transition.condition?.text ?? transition.label).map { " (when \($0))" } ?? ""
+                let target = flow.steps[way.to].id
+                findings.append(Finding(rule: neverReached.id, severity: neverReached.severity,
+                                        message: "recorded runs reached \(step.id) \(Plural.count(trace.stepVisits[index], "time")) and never went on from there to \(target)\(when)",
+                                        location: transition.location ?? step.location ?? flow.location ?? SourceLocation(file: flow.id),
+                                        flow: flow.id, step: step.id, edge: EdgeReference(from: step.id, to: target)))
+            }
+        }
+        return findings
     }
 }

@@ -65,12 +65,14 @@ struct TraceCommandTests {
         #expect(text.stdout.hasSuffix("""
 
             export.flow.yaml:3:5: warning: 1 run started step 'archive', which flow 'export' does not have [run-off-graph]
+            export.flow.yaml:8:9: note: none of the 2 recorded runs reached zip [never-reached]
+            export.flow.yaml:9:9: note: none of the 2 recorded runs reached pdf [never-reached]
 
             """), "\(text.stdout)")
         #expect(text.stdout.contains("  ended: 1 no end recorded · 1 no case matched\n"))
         let sarif = try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--format", "sarif"], in: folder)
         let results = try #require(((try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
-        #expect(results.map { $0["ruleId"] as? String } == ["run-off-graph"])
+        #expect(results.map { $0["ruleId"] as? String } == ["run-off-graph", "never-reached", "never-reached"])
         #expect(try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--strict"], in: folder).status == 1)
     }
 

@@ -158,6 +158,20 @@ struct RunRecordTests {
         #expect(lines(named) == ["start s @1"])
     }
 
+    @Test("JSON-lines events are recognised by an event on the first line, not by the word 'event' anywhere in it")
+    func eventLinesRecognised() {
+        let recognised = { (text: String) in RunRecordFormats.all.first { $0.recognises(text) }?.name }
+        #expect(recognised(#"{"run": 7, "flow": "f", "step": "s", "event": "start"}"#) == "events")
+        #expect(recognised("\n  \r\n" + #"{"event":"end","run":"r","flow":"f","reason":"success"}"#) == "events")
+        // A first line cut off (a log rotated mid-write) is still read, and its bad line reported.
+        #expect(recognised(#"{"flow": "f", "run": "r", "step": "pay", "event": "fail", "reas"# + "\n") == "events")
+        // A one-line declarative flow (minified JSON) with "event" as a value or a step id is a flow.
+        #expect(recognised(#"{"version":1,"flows":[{"name":"Tickets","steps":[{"id":"event","next":"done"},{"id":"done","kind":"end"}]}]}"#) == nil)
+        #expect(recognised(#"{"version":1,"flows":[{"name":"Log","data":{"event":"String"},"steps":[{"id":"a"}]}]}"#) == nil)
+        // The same, cut off after the 64 KiB `flowlens trace` looks at: no event word in an `event` field.
+        #expect(recognised(#"{"version":1,"flows":[{"name":"Log","data":{"event":"String"},"steps":[{"id":"a","#) == nil)
+    }
+
     /// A span of an OTLP JSON export, its attributes given as text.
     static func span(trace: String = "5b8efff798038103d269b633813fc60c", id: String, parent: String? = nil, name: String,
                      start: Int, end: Int, attributes: [String: String] = [:], error: String? = nil) -> String {

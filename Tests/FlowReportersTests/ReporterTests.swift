@@ -69,7 +69,7 @@ struct ReporterTests {
                                    "unused-suppression", "suppression-without-reason", "invalid-configuration",
                                    "reserved-name", "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition",
                                    // The conformance rules need recorded runs (`flowlens trace`).
-                                   "run-off-graph", "failure-not-predicted", "no-case-matched"]
+                                   "run-off-graph", "failure-not-predicted", "no-case-matched", "never-reached"]
         #expect(rules == Set(RuleRegistry.descriptions.map(\.id)).subtracting(notDeclarative))
     }
 

@@ -54,7 +54,7 @@ struct RuleExampleTests {
                         "nested-case", "content-never-set", "busy-retry", "ui-access-in-task", "reserved-name",
                         "machine-name", "crossing-transition", "missing-handler", "unimplemented-transition",
                         // Then the conformance rules of recorded runs (`flowlens trace`).
-                        "run-off-graph", "failure-not-predicted", "no-case-matched"])
+                        "run-off-graph", "failure-not-predicted", "no-case-matched", "never-reached"])
         for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
     }
 
@@ -64,7 +64,7 @@ struct RuleExampleTests {
             let warnings = ["unused-data-key", "unmatched-case", "nested-case", "unknown-operation", "ui-access-in-task", "busy-retry",
                             "unused-suppression", "suppression-without-reason", "invalid-configuration",
                             "unimplemented-transition", "run-off-graph", "failure-not-predicted", "no-case-matched"]
-            let notes = ["unanalyzable-flow", "content-never-set"]
+            let notes = ["unanalyzable-flow", "content-never-set", "never-reached"]
             let expected: Severity = notes.contains(rule.id) ? .note : warnings.contains(rule.id) ? .warning : .error
             #expect(rule.severity == expected, "\(rule.id)")
         }

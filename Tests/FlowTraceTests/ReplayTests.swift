@@ -101,6 +101,70 @@ struct ReplayTests {
 }
 
 /// Matching runs to flows, and `flowlens trace` end to end.
+@Suite("Coverage by recorded runs (never-reached)")
+struct CoverageTests {
+    static let flow = """
+        version: 1
+        flows:
+          - name: Claims
+            id: claims
+            data: {amount: Int, tier: String}
+            steps:
+              - {id: intake, next: [{to: assess, kind: normal}, {to: manualReview, kind: error}]}
+              - {id: assess, next: [{to: payOut, when: {key: tier, equals: gold}}, {to: manualReview, when: {key: tier, equals: basic}}, {to: reject, otherwise: true}]}
+              - {id: manualReview, next: [{to: assess, label: reassess}, {to: payOut, label: approved}]}
+              - {id: payOut, next: done}
+              - {id: reject, next: done}
+              - {id: archive, next: done}
+              - {id: done, kind: end}
+        """
+
+    func coverage(_ events: String) -> [String] {
+        let graph = load(Self.flow, file: "claims.flow.yaml")
+        let statics = Analyzer().analyze(graph)
+        let report = TraceReport.replaying([RunRecordFormats.read(events, file: "runs.jsonl")], on: graph.flows)
+        return TraceRules.findings(of: report, staticFindings: statics).filter { $0.rule == "never-reached" }
+            .map { "\($0.location!.line) \($0.severity) \($0.step ?? "-") \($0.edge.map { "\($0.from)→\($0.to)" } ?? "-"): \($0.message)" }
+    }
+
+    @Test("steps no run reached and ways out no run took, with the counts; exits, unreachable steps and unreached targets are not repeated")
+    func neverReached() {
+        let runs = """
+            {"flow": "claims", "run": "a", "step": "intake", "event": "start"}
+            {"flow": "claims", "run": "a", "step": "assess", "event": "start"}
+            {"flow": "claims", "run": "a", "step": "manualReview", "event": "start"}
+            {"flow": "claims", "run": "a", "step": "assess", "event": "start"}
+            {"flow": "claims", "run": "a", "step": "payOut", "event": "start"}
+            {"flow": "claims", "run": "a", "event": "end", "reason": "success"}
+            {"flow": "claims", "run": "b", "step": "intake", "event": "start"}
+            {"flow": "claims", "run": "b", "step": "assess", "event": "start"}
+            {"flow": "claims", "run": "b", "step": "payOut", "event": "start"}
+            {"flow": "claims", "run": "b", "event": "end", "reason": "success"}
+            """
+        #expect(coverage(runs) == [
+            // intake failed in no run: its error way was never taken, though manualReview was reached.
+            "7 note intake intake→manualReview: recorded runs reached intake 2 times and never went on from there to manualReview",
+            // assess was reached three times (run a twice); no run was rejected, which is a step finding.
+            "9 note manualReview manualReview→payOut: recorded runs reached manualReview 1 time and never went on from there to payOut (when approved)",
+            "11 note reject -: none of the 2 recorded runs reached reject",
+        ])
+        // archive: static analysis reports it unreachable; done: an exit, which runs pass silently.
+        #expect(!coverage(runs).contains { $0.contains("archive") || $0.contains(" done") })
+        // One run: said of the one run; once every way is taken, nothing is reported.
+        #expect(coverage(runs.split(separator: "\n").suffix(4).joined(separator: "\n")).contains("11 note reject -: the one recorded run did not reach reject"))
+        let all = runs + "\n" + """
+            {"flow": "claims", "run": "c", "step": "intake", "event": "start"}
+            {"flow": "claims", "run": "c", "step": "intake", "event": "fail", "reason": "error"}
+            {"flow": "claims", "run": "c", "step": "manualReview", "event": "start"}
+            {"flow": "claims", "run": "c", "step": "payOut", "event": "start"}
+            {"flow": "claims", "run": "d", "step": "intake", "event": "start"}
+            {"flow": "claims", "run": "d", "step": "assess", "event": "start"}
+            {"flow": "claims", "run": "d", "step": "reject", "event": "start"}
+            """
+        #expect(coverage(all).isEmpty, "\(coverage(all))")
+    }
+}
+
 @Suite("Matching runs to flows")
 struct RunMatchingTests {
     let flows = ReplayTests.graph.flows
@@ -184,12 +248,12 @@ struct ConformanceTests {
             {"flow": "login", "run": "1", "step": "signIn", "event": "start"}
             {"flow": "login", "run": "1", "event": "stop", "reason": "no-case-matched"}
             """
-        #expect(conformance(stop).findings.map(\.message) == ["the one run that reached signIn ended there: no case matched"])
+        #expect(conformance(stop).findings.filter { $0.rule == "no-case-matched" }.map(\.message) == ["the one run that reached signIn ended there: no case matched"])
         let goesOn = stop + "\n" + """
             {"flow": "login", "run": "2", "step": "signIn", "event": "start"}
             {"flow": "login", "run": "2", "step": "profile", "event": "start"}
             """
-        #expect(conformance(goesOn).findings.isEmpty)
+        #expect(conformance(goesOn).findings.filter { $0.rule == "no-case-matched" }.isEmpty)
     }
 
     @Test("the summary ranks the static findings by the runs that reached them, and says when none did")

@@ -18,10 +18,21 @@ public enum RunEventLines {
     /// The format, as `RunRecordFormats` lists it.
     public static let format = RunRecordFormat(name: "events", recognises: recognises, read: read)
 
+    /// Whether `text`'s first line is an event: a JSON object with an `event` field. A first line
+    /// with an event word in its `event` field but that does not parse (a cut-off line) still counts, so that a damaged file is
+    /// read and its bad lines reported rather than passed over; a one-line JSON document that merely
+    /// holds the word (a minified declarative flow) does not.
     public static func recognises(_ text: String) -> Bool {
-        guard let first = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return false }
-        return first.drop(while: \.isWhitespace).first == "{" && first.contains("\"event\"")
+        guard let first = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }),
+              first.drop(while: \.isWhitespace).first == "{", first.contains("\"event\"") else { return false }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(first.utf8)) else {
+            return first.firstMatch(of: eventField) != nil
+        }
+        return (parsed as? [String: Any])?["event"] != nil
     }
+
+    /// An `event` field with one of the event words, as a cut-off line still shows it.
+    nonisolated(unsafe) static let eventField = try! Regex(#""event"\s*:\s*"(start|finish|fail|write|stop|end)""#)
 
     public static func read(_ text: String, file: String) -> RunRecords {
         var records = RunRecords()
