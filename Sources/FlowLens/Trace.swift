@@ -8,7 +8,7 @@ extension FlowLens {
               let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         // The formats are recognised from the start of a file.
-        let head = String(decoding: handle.readData(ofLength: 64 * 1024), as: UTF8.self)
+        let head = String(decoding: handle.readData(ofLength: RunRecordFormats.headLength), as: UTF8.self)
         return RunRecordFormats.all.contains { $0.recognises(head) }
     }
 
@@ -22,15 +22,16 @@ extension FlowLens {
         let pipeline = Pipeline(configurationFile: configurationFile, workingDirectory: workingDirectory)
         let result = pipeline.run(paths)
         let flows = result.report.graph.flows
-        let read = records.map { path -> RunRecords in
-            let shown = InputDiscovery.displayPath(path, workingDirectory)
+        // Each file is read as a stream and each run replayed when it ends: memory holds the runs
+        // still going, not every run read.
+        var builder = TraceReport.Builder(flows: flows)
+        for path in records {
             let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: absolute) else {
-                return RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: shown))])
-            }
-            return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown, spans: result.configuration.spans)
+            RunRecordFormats.read(fileAt: absolute, file: InputDiscovery.displayPath(path, workingDirectory),
+                                  spans: result.configuration.spans) { builder.add($0) }
+            builder.endOfFile()
         }
-        var report = TraceReport.replaying(read, on: flows)
+        var report = builder.report
         report.staticFindings = result.findings
         // A flow path or file that could not be read is reported with the records' own problems:
         // runs replayed on fewer flows than asked must not pass silently.

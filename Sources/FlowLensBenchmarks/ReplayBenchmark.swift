@@ -60,4 +60,40 @@ func peakResidentMiB() -> Double {
     print(String(format: "replayed %d events of %d runs in %.3f s: %.0f events/s", replayed, runs, seconds, Double(replayed) / seconds))
     print(String(format: "peak memory: %.0f MiB before, %.0f MiB at half the events, %.0f MiB at the end (%d distinct paths kept)",
                  before, midway, peakResidentMiB(), replayer.trace.paths.count))
+
+    // The same, read from a file of JSON-lines events as `flowlens trace` reads one: in blocks, each
+    // run replayed when its end is read. Making the file is not timed; reading and replaying are.
+    let path = NSTemporaryDirectory() + "flowlens-replay-benchmark-\(getpid()).jsonl"
+    FileManager.default.createFile(atPath: path, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    guard let file = FileHandle(forWritingAtPath: path) else { return print("cannot write \(path)") }
+    var written = 0
+    var fileRuns = 0
+    var block = ""
+    while written < target {
+        for event in makeRun(runs + fileRuns) {
+            block += #"{"flow": "\#(event.flow!)", "run": "\#(event.run)", "#
+                + (event.step.map { #""step": "\#($0)", "# } ?? "")
+                + #""event": "\#(event.kind.rawValue)""# + (event.reason.map { #", "reason": "\#($0)""# } ?? "") + "}\n"
+            written += 1
+        }
+        fileRuns += 1
+        if block.utf8.count > 1 << 20 {
+            file.write(Data(block.utf8))
+            block = ""
+        }
+    }
+    file.write(Data(block.utf8))
+    try? file.close()
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let beforeReading = peakResidentMiB()
+    let start = DispatchTime.now().uptimeNanoseconds
+    var builder = TraceReport.Builder(flows: [flow])
+    RunRecordFormats.read(fileAt: path, file: "runs.jsonl") { builder.add($0) }
+    builder.endOfFile()
+    let report = builder.report
+    let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print(String(format: "read and replayed a %.0f MiB file of %d events (%d runs) in %.3f s: %.0f events/s",
+                 Double(size) / 1_048_576, written, report.traces.first?.runs ?? 0, readSeconds, Double(written) / readSeconds))
+    print(String(format: "peak memory: %.0f MiB before reading, %.0f MiB after", beforeReading, peakResidentMiB()))
 }

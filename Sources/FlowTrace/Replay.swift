@@ -57,7 +57,8 @@ public struct FlowTrace: Sendable {
     /// How often, and the first time.
     public struct Example: Hashable, Sendable {
         public var count: Int
-        /// The first run it happened in, and where its record says so.
+        /// The first run it happened in (the earliest record, by file and line, whatever order runs
+        /// were replayed in), and where its record says so.
         public var run: String
         public var location: SourceLocation
     }
@@ -69,8 +70,12 @@ public struct FlowTrace: Sendable {
     }
 
     static func note<Key: Hashable>(_ key: Key, in table: inout [Key: Example], run: String, at location: SourceLocation) {
-        if table[key] == nil { table[key] = Example(count: 0, run: run, location: location) }
-        table[key]!.count += 1
+        if let known = table[key] {
+            table[key]!.count += 1
+            if location < known.location { (table[key]!.run, table[key]!.location) = (run, location) }
+        } else {
+            table[key] = Example(count: 1, run: run, location: location)
+        }
     }
 }
 

@@ -19,22 +19,72 @@ public struct TraceReport: Sendable {
 
     /// Matches each run of `records` to a flow of `flows` and replays it there.
     public static func replaying(_ records: [RunRecords], on flows: [Flow]) -> TraceReport {
-        let matcher = RunMatcher(flows: flows)
+        var builder = Builder(flows: flows)
+        for file in records {
+            builder.add(file)
+            builder.endOfFile()
+        }
+        return builder.report
+    }
+
+    /// Builds a report from run records read as a stream (`RunRecordFormats.read(fileAt:)`): each run
+    /// is matched and replayed when its `end` arrives, and forgotten, so that memory holds only the
+    /// runs still going (and the flows' counts), not every run read. A run with no `end` is replayed
+    /// at the end of its file.
+    public struct Builder {
+        let flows: [Flow]
+        let matcher: RunMatcher
         var replayers: [Int: Replayer] = [:]
         var unmatched: [(run: String, location: SourceLocation, reason: String)] = []
-        for file in records {
-            for (run, events) in file.runs {
-                switch matcher.match(events, kinds: file.flowKinds) {
-                case let .success(index):
-                    if replayers[index] == nil { replayers[index] = Replayer(flow: flows[index]) }
-                    replayers[index]!.replay(events)
-                case let .failure(why):
-                    unmatched.append((run, events[0].location, why.reason))
+        var findings: [Finding] = []
+        /// The runs of the current file not yet ended: their events so far, the kinds of flow their
+        /// records can come from, and when each began (to replay the unfinished ones in that order).
+        var open: [String: (order: Int, kinds: [FlowKind], events: [RunEvent])] = [:]
+        var begun = 0
+
+        public init(flows: [Flow]) {
+            self.flows = flows
+            matcher = RunMatcher(flows: flows)
+        }
+
+        /// Reads more records of the current file.
+        public mutating func add(_ records: RunRecords) {
+            findings += records.findings
+            for event in records.events {
+                if open[event.run] == nil {
+                    open[event.run] = (begun, records.flowKinds, [])
+                    begun += 1
                 }
+                open[event.run]!.events.append(event)
+                if event.kind == .end, let run = open.removeValue(forKey: event.run) { replay(event.run, run.events, kinds: run.kinds) }
             }
         }
-        return TraceReport(flows: flows, traces: replayers.keys.sorted().map { replayers[$0]!.trace }, unmatched: unmatched,
-                           findings: records.flatMap(\.findings))
+
+        /// The runs begun and not yet ended: what the builder holds besides the flows' counts.
+        public var openRuns: Int { open.count }
+
+        /// The end of a file: its runs that recorded no end are replayed, in the order they began
+        /// (a run's records do not continue in another file).
+        public mutating func endOfFile() {
+            for (run, state) in open.sorted(by: { $0.value.order < $1.value.order }) { replay(run, state.events, kinds: state.kinds) }
+            open = [:]
+        }
+
+        mutating func replay(_ run: String, _ events: [RunEvent], kinds: [FlowKind]) {
+            switch matcher.match(events, kinds: kinds) {
+            case let .success(index):
+                if replayers[index] == nil { replayers[index] = Replayer(flow: flows[index]) }
+                replayers[index]!.replay(events)
+            case let .failure(why):
+                unmatched.append((run, events[0].location, why.reason))
+            }
+        }
+
+        /// The report of every run read (call `endOfFile` first).
+        public var report: TraceReport {
+            TraceReport(flows: flows, traces: replayers.keys.sorted().map { replayers[$0]!.trace },
+                        unmatched: unmatched.sorted { $0.location < $1.location }, findings: findings)
+        }
     }
 
     /// The report as text: each flow's runs, how they ended, the paths they took (most taken first),

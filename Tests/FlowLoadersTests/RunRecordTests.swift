@@ -1,5 +1,6 @@
 import FlowLoaders
 import FlowModel
+import Foundation
 import Testing
 
 /// The readers of run records (issue 19, point 1): Flow-iOS's run summaries as the library writes
@@ -156,6 +157,43 @@ struct RunRecordTests {
         let named = RunRecordFormats.read("{\"flow\": \"f\", \"run\": 1, \"step\": \"s\", \"event\": \"start\"}", file: "a.log",
                                           format: RunRecordFormats.format(named: "events"))
         #expect(lines(named) == ["start s @1"])
+    }
+
+    @Test("a file read as a stream, in blocks that cut lines and characters, gives what reading it whole gives", arguments: [1, 997, 4096, 1 << 20])
+    func streamed(blockSize: Int) throws {
+        // Files larger than the 64 KiB the format is recognised from, so that later blocks are read
+        // one by one: Flow-iOS summaries with CRLF line ends and a 3-byte no-break space in every
+        // time, JSON-lines events with bad lines among them, and OTLP spans one request a line.
+        let flowIOS = String(repeating: Self.album, count: 120).replacingOccurrences(of: "\n", with: "\r\n") + "====== Flow Summary ======\r\n9:00:01 AM [FetchOp] WillStart"
+        var events = ""
+        for run in 0..<1500 {
+            events += #"{"flow": "checkout", "run": \#(run), "step": "pay", "event": "start", "detail": "für \#(run) €"}"# + "\n"
+            events += run % 100 == 7 ? "{\"flow\": \"checkout\", \"run\n" : #"{"flow": "checkout", "run": \#(run), "event": "end", "reason": "success"}"# + "\n"
+        }
+        let span = Self.span(id: "a1", name: "Checkout", start: 0, end: 9, attributes: ["flow.name": "checkout"])
+        let otlp = String(repeating: #"{"resourceSpans": [{"scopeSpans": [{"spans": [\#(span.replacingOccurrences(of: "\n", with: " "))]}]}]}"# + "\n", count: 400)
+        let folder = NSTemporaryDirectory() + "flowlens-stream-\(blockSize)-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, text) in [("device.log", flowIOS), ("events.jsonl", events), ("spans.json", otlp)] {
+            #expect(text.utf8.count > RunRecordFormats.headLength)
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+            var streamed = RunRecords()
+            var batches = 0
+            RunRecordFormats.read(fileAt: folder + "/" + name, file: name, blockSize: blockSize) { batch in
+                streamed.events += batch.events
+                streamed.findings += batch.findings
+                streamed.flowKinds = batch.flowKinds
+                batches += 1
+            }
+            let whole = RunRecordFormats.read(text, file: name)
+            #expect(!whole.events.isEmpty)
+            #expect(streamed.events == whole.events, "\(name)")
+            #expect(streamed.findings == whole.findings, "\(name)")
+            #expect(streamed.flowKinds == whole.flowKinds)
+            // Handed on as it is read, not at the end only.
+            #expect(batches > (blockSize < 1 << 20 ? 2 : 0))
+        }
     }
 
     @Test("JSON-lines events are recognised by an event on the first line, not by the word 'event' anywhere in it")

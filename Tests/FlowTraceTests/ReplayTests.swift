@@ -101,6 +101,58 @@ struct ReplayTests {
 }
 
 /// Matching runs to flows, and `flowlens trace` end to end.
+@Suite("Replaying records as a stream")
+struct StreamedReplayTests {
+    static let flow = """
+        version: 1
+        flows:
+          - name: Checkout
+            id: checkout
+            steps:
+              - {id: cart, next: [{to: pay, when: {key: method, equals: card}}, {to: invoice, otherwise: true}]}
+              - {id: pay, next: ship}
+              - {id: invoice, next: ship}
+              - {id: ship, next: done}
+              - {id: done, kind: end}
+        """
+
+    @Test("each run is replayed when it ends and forgotten; one with no end at the end of its file; the counts are those of reading it all")
+    func builderHoldsOnlyOpenRuns() {
+        let graph = load(Self.flow, file: "checkout.flow.yaml")
+        // 3,000 runs, three going at any time (their lines interleaved), every 50th with no end.
+        var lines: [String] = []
+        for first in stride(from: 0, to: 3000, by: 3) {
+            let runs = first..<(first + 3)
+            for run in runs { lines.append(#"{"flow": "checkout", "run": "\#(run)", "step": "cart", "event": "start"}"#) }
+            for run in runs { lines.append(#"{"flow": "checkout", "run": "\#(run)", "step": "\#(run % 4 == 0 ? "invoice" : "pay")", "event": "start"}"#) }
+            for run in runs { lines.append(#"{"flow": "checkout", "run": "\#(run)", "step": "ship", "event": "start"}"#) }
+            for run in runs where run % 50 != 0 { lines.append(#"{"flow": "checkout", "run": "\#(run)", "event": "end", "reason": "success"}"#) }
+        }
+        let records = RunRecordFormats.read(lines.joined(separator: "\n"), file: "runs.jsonl")
+        var builder = TraceReport.Builder(flows: graph.flows)
+        var mostOpen = 0
+        for event in records.events {
+            builder.add(RunRecords(events: [event]))
+            mostOpen = max(mostOpen, builder.openRuns)
+        }
+        // The 60 runs with no end stay open until the file ends; the others, three at most.
+        #expect(mostOpen <= 3 + 60)
+        #expect(builder.openRuns == 60)
+        builder.endOfFile()
+        #expect(builder.openRuns == 0)
+        let streamed = builder.report
+        let trace = try! #require(streamed.traces.first)
+        #expect(trace.runs == 3000)
+        #expect(trace.endings == ["success": 2940, "no end recorded": 60])
+        #expect(ReplayTests.visits(trace, graph.flows[0]) == ["cart": 3000, "pay": 2250, "invoice": 750, "ship": 3000, "done": 2940])
+        // Read whole, replayed run by run in the order they began: the same counts.
+        var replayer = Replayer(flow: graph.flows[0])
+        for run in records.runs { replayer.replay(run.events) }
+        #expect(replayer.trace.stepVisits == trace.stepVisits && replayer.trace.transitionCounts == trace.transitionCounts)
+        #expect(replayer.trace.paths == trace.paths && replayer.trace.endings == trace.endings)
+    }
+}
+
 @Suite("Coverage by recorded runs (never-reached)")
 struct CoverageTests {
     static let flow = """

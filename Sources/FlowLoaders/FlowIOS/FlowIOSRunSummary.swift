@@ -29,29 +29,19 @@ extension FlowIOSDialect: RunRecordDialect {
 /// message of an operation's own `log(message:)`.
 public enum FlowIOSRunSummary {
     /// The format, as `RunRecordFormats` lists it.
-    public static let format = RunRecordFormat(name: "flow-ios-summary", recognises: recognises, read: read)
+    public static let format = RunRecordFormat(name: "flow-ios-summary", recognises: recognises, reader: { Reader(file: $0) })
     static let header = "====== Flow Summary ======"
 
     public static func recognises(_ text: String) -> Bool { text.contains(header) }
 
-    public static func read(_ text: String, file: String) -> RunRecords {
-        var reader = Reader(file: file)
-        var number = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            number += 1
-            reader.read(line, at: number)
-        }
-        reader.finish()
-        reader.records.flowKinds = [.flowIOS]
-        return reader.records
-    }
+    public static func read(_ text: String, file: String) -> RunRecords { format.read(text, file: file) }
 
     /// What a bucket dump's lines are: the keys the run starts with, or the bucket at its end.
     enum Dump { case none, start, end }
 
-    struct Reader {
+    struct Reader: RunRecordLineReader {
         let file: String
-        var records = RunRecords()
+        var records = RunRecords(flowKinds: [.flowIOS])
         /// The summary being read: its run id and the line of its header.
         var run: (id: String, line: Int)?
         var dump = Dump.none
@@ -169,6 +159,11 @@ public enum FlowIOSRunSummary {
         }
 
         mutating func finish() { closeRun(cutOffBefore: nil) }
+
+        mutating func take() -> RunRecords {
+            defer { records = RunRecords(flowKinds: [.flowIOS]) }
+            return records
+        }
 
         /// `4:17:18 PM [Name] message`: the time (text with a digit and a `:`), the name and the message.
         static func entry(_ line: Substring) -> (time: Substring, name: Substring, message: Substring)? {

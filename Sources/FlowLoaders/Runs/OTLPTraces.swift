@@ -18,7 +18,31 @@ public enum OTLPTraces {
 
     /// The format with `mapping`.
     public static func format(_ mapping: SpanMapping) -> RunRecordFormat {
-        RunRecordFormat(name: "otlp", recognises: recognises, read: { read($0, file: $1, mapping: mapping) })
+        RunRecordFormat(name: "otlp", recognises: recognises, reader: { Reader(file: $0, mapping: mapping) })
+    }
+
+    /// A trace's spans may come in any order and on any line (one request a file, pretty-printed, or
+    /// one a line), and events come out in time order: the file is gathered and read at its end.
+    struct Reader: RunRecordLineReader {
+        let file: String
+        let mapping: SpanMapping
+        var text = ""
+        var records = RunRecords()
+
+        mutating func read(_ line: Substring, at number: Int) {
+            text += line
+            text += "\n"
+        }
+
+        mutating func finish() {
+            records = OTLPTraces.read(text, file: file, mapping: mapping)
+            text = ""
+        }
+
+        mutating func take() -> RunRecords {
+            defer { records = RunRecords() }
+            return records
+        }
     }
 
     public static func recognises(_ text: String) -> Bool {

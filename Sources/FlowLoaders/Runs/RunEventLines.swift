@@ -16,7 +16,7 @@ import Foundation
 /// is reported at its line and skipped.
 public enum RunEventLines {
     /// The format, as `RunRecordFormats` lists it.
-    public static let format = RunRecordFormat(name: "events", recognises: recognises, read: read)
+    public static let format = RunRecordFormat(name: "events", recognises: recognises, reader: { Reader(file: $0) })
 
     /// Whether `text`'s first line is an event: a JSON object with an `event` field. A first line
     /// with an event word in its `event` field but that does not parse (a cut-off line) still counts, so that a damaged file is
@@ -34,19 +34,27 @@ public enum RunEventLines {
     /// An `event` field with one of the event words, as a cut-off line still shows it.
     nonisolated(unsafe) static let eventField = try! Regex(#""event"\s*:\s*"(start|finish|fail|write|stop|end)""#)
 
-    public static func read(_ text: String, file: String) -> RunRecords {
+    public static func read(_ text: String, file: String) -> RunRecords { format.read(text, file: file) }
+
+    struct Reader: RunRecordLineReader {
+        let file: String
         var records = RunRecords()
-        var number = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            number += 1
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
+
+        mutating func read(_ line: Substring, at number: Int) {
+            guard !line.allSatisfy(\.isWhitespace) else { return }
             let location = SourceLocation(file: file, line: number, column: 1)
-            switch event(line, at: location) {
+            switch RunEventLines.event(line, at: location) {
             case let .success(event): records.events.append(event)
             case let .failure(problem): records.findings.append(.invalidInput(problem.message + ": line skipped", at: location))
             }
         }
-        return records
+
+        mutating func finish() {}
+
+        mutating func take() -> RunRecords {
+            defer { records = RunRecords() }
+            return records
+        }
     }
 
     struct Problem: Error { let message: String }

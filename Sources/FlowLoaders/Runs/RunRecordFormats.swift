@@ -10,8 +10,40 @@ public struct RunRecordFormat: Sendable {
     /// Whether a text is in this format (decided from its content, not the file's name: logs are
     /// `.log`, `.txt`, `.json`, `.jsonl` … whatever the app wrote).
     public let recognises: @Sendable (String) -> Bool
+    /// A reader of one file in this format, fed its lines one by one (the path is the one reported
+    /// in findings and run ids), so that a file is read as a stream: what it has read so far is taken
+    /// from it as it goes (`RunRecordLineReader.take`).
+    public let reader: @Sendable (_ file: String) -> any RunRecordLineReader
+
+    public init(name: String, recognises: @escaping @Sendable (String) -> Bool,
+                reader: @escaping @Sendable (_ file: String) -> any RunRecordLineReader) {
+        self.name = name
+        self.recognises = recognises
+        self.reader = reader
+    }
+
     /// The events a text holds, given the path reported in findings and run ids.
-    public let read: @Sendable (_ text: String, _ file: String) -> RunRecords
+    public func read(_ text: String, file: String) -> RunRecords {
+        var reader = reader(file)
+        var number = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            number += 1
+            reader.read(line, at: number)
+        }
+        reader.finish()
+        return reader.take()
+    }
+}
+
+/// A reader of run records fed one line at a time, so that a file of any size is read with memory
+/// for what is not yet handed on (an open Flow-iOS summary; for OTLP, the file's spans).
+public protocol RunRecordLineReader {
+    /// Reads line `number` (from 1), without its line end.
+    mutating func read(_ line: Substring, at number: Int)
+    /// The end of the file: what is still open is closed (and reported if it should not be).
+    mutating func finish()
+    /// The events and findings read since the last call, handed over and forgotten.
+    mutating func take() -> RunRecords
 }
 
 /// A dialect whose library writes run records of its own (Flow-iOS's run summaries).
@@ -39,8 +71,58 @@ public enum RunRecordFormats {
     /// The events of `text` in `format`, else in the first format that recognises it (spans read
     /// with `spans`); a text no format recognises is one `invalid-input` finding.
     public static func read(_ text: String, file: String, format: RunRecordFormat? = nil, spans: SpanMapping = .default) -> RunRecords {
-        if let reader = format ?? all(spans: spans).first(where: { $0.recognises(text) }) { return reader.read(text, file) }
-        let names = all.map(\.name).joined(separator: ", ")
-        return RunRecords(findings: [.invalidInput("not a run record FlowLens reads (\(names))", at: SourceLocation(file: file, line: 1, column: 1))])
+        if let reader = format ?? all(spans: spans).first(where: { $0.recognises(text) }) { return reader.read(text, file: file) }
+        return RunRecords(findings: [unrecognised(file)])
+    }
+
+    /// How much of a file's start the formats are recognised from.
+    public static let headLength = 64 * 1024
+
+    /// Reads the file at `path` as a stream: its format is recognised from its first
+    /// `headLength` bytes, then it is read in blocks, line by line, and what has been read is
+    /// handed to `receive` after each block of `blockSize` bytes (and at the end), so that memory
+    /// does not grow with the file. `file` is the path reported. A file that cannot be read, or is in no format, is
+    /// one `invalid-input` finding.
+    public static func read(fileAt path: String, file: String, spans: SpanMapping = .default, blockSize: Int = 1 << 20,
+                            receive: (RunRecords) -> Void) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: file))]))
+        }
+        defer { try? handle.close() }
+        var pending = (try? handle.read(upToCount: max(blockSize, headLength))) ?? Data()
+        let head = String(decoding: pending.prefix(headLength), as: UTF8.self)
+        guard let format = all(spans: spans).first(where: { $0.recognises(head) }) else { return receive(RunRecords(findings: [unrecognised(file)])) }
+        var reader = format.reader(file)
+        var number = 0
+        var atEnd = pending.isEmpty
+        while true {
+            // Whole lines only: the rest waits for the next block (a line, or a UTF-8 sequence, may span two).
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start, pending[end - 1] == 0x0D { end -= 1 }
+                number += 1
+                reader.read(Substring(String(decoding: pending[start..<end], as: UTF8.self)), at: number)
+                start = newline + 1
+            }
+            if atEnd {
+                if start < pending.endIndex {
+                    number += 1
+                    reader.read(Substring(String(decoding: pending[start...], as: UTF8.self)), at: number)
+                }
+                break
+            }
+            receive(reader.take())
+            pending = Data(pending[start...])
+            let next = (try? handle.read(upToCount: blockSize)) ?? Data()
+            atEnd = next.isEmpty
+            pending.append(next)
+        }
+        reader.finish()
+        receive(reader.take())
+    }
+
+    static func unrecognised(_ file: String) -> Finding {
+        .invalidInput("not a run record FlowLens reads (\(all.map(\.name).joined(separator: ", ")))", at: SourceLocation(file: file, line: 1, column: 1))
     }
 }
