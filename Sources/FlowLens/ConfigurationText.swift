@@ -88,13 +88,15 @@ extension Configuration {
             plantuml:
               defines: {}
 
-            # How `flowlens trace` reads OpenTelemetry spans: the span attributes that name the flow,
-            # the step, a failure's reason and key, a group element; stepsFromSpanNames: a span inside
-            # a flow without the step attribute is the step its name says.
+            # How `flowlens trace` reads run records: the span attributes that name the flow, the
+            # step, a failure's reason and key, a group element; stepsFromSpanNames: a span inside a
+            # flow without the step attribute is the step its name says; flows: the flow names runs
+            # use (in any format) that are not a flow's id or name, and the flow each means.
             trace: {}
             #  flowAttribute: flow.name
             #  stepAttribute: flow.step
             #  stepsFromSpanNames: false
+            #  flows: {web-checkout: checkout}
 
             # Defaults for command-line options (the options win).
             output:

@@ -24,7 +24,7 @@ extension FlowLens {
         let flows = result.report.graph.flows
         // Each file is read as a stream and each run replayed when it ends: memory holds the runs
         // still going, not every run read.
-        var builder = TraceReport.Builder(flows: flows)
+        var builder = TraceReport.Builder(flows: flows, names: result.configuration.spans.flows)
         for path in records {
             let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
             RunRecordFormats.read(fileAt: absolute, file: InputDiscovery.displayPath(path, workingDirectory),

@@ -137,6 +137,7 @@ public enum ConfigurationLoader {
             for (name, path) in Limits.settings where file.limitsSet.contains(name) { merged.limits[keyPath: path] = child.limits[keyPath: path] }
             for (name, path) in SpanMapping.attributes where file.traceSet.contains(name) { merged.spans[keyPath: path] = child.spans[keyPath: path] }
             if file.traceSet.contains("stepsFromSpanNames") { merged.spans.stepsFromSpanNames = child.spans.stepsFromSpanNames }
+            merged.spans.flows.merge(child.spans.flows) { _, nested in nested }
         }
         if usesDefaults { merged.exclude = defaultExcludes + merged.exclude }
         return merged

@@ -291,7 +291,7 @@ extension Configuration {
 
         /// `trace: {flowAttribute: app.flow, stepsFromSpanNames: true, …}`: span attribute names, and a flag.
         mutating func trace(_ node: SettingsNode) {
-            let names = (SpanMapping.attributes.map(\.name) + ["stepsFromSpanNames"]).joined(separator: ", ")
+            let names = (SpanMapping.attributes.map(\.name) + ["stepsFromSpanNames", "flows"]).joined(separator: ", ")
             guard let mapping = node.mapping else {
                 warn("'trace' is a mapping (\(names))", at: node)
                 return
@@ -305,6 +305,19 @@ extension Configuration {
                     } else {
                         warn("'stepsFromSpanNames' in 'trace' is true or false", at: value)
                     }
+                } else if name == "flows" {
+                    guard let entries = value.mapping else {
+                        warn("'flows' in 'trace' maps the flow names runs use to flow ids or names", at: value)
+                        continue
+                    }
+                    for (from, to) in entries {
+                        if let from = from.string, !from.isEmpty, to.scalar == .text, let to = to.string, !to.isEmpty {
+                            result.configuration.spans.flows[from] = to
+                        } else {
+                            warn("an entry of 'flows' in 'trace' maps a flow name to a flow id or name", at: to)
+                        }
+                    }
+                    result.traceSet.append(name)
                 } else if let path = SpanMapping.attributes.first(where: { $0.name == name })?.path {
                     if value.scalar == .text, let text = value.string, !text.isEmpty {
                         result.configuration.spans[keyPath: path] = text
@@ -371,7 +384,9 @@ extension Configuration {
             ("output", .mapping(output)),
             ("limits", .mapping(Limits.settings.map { ($0.name, .int(limits[keyPath: $0.path])) }, style: .flow)),
             ("trace", .mapping(SpanMapping.attributes.map { ($0.name, .text(spans[keyPath: $0.path], style: .quoted)) }
-                               + [("stepsFromSpanNames", .bool(spans.stepsFromSpanNames))], style: .flow)),
+                               + [("stepsFromSpanNames", .bool(spans.stepsFromSpanNames)),
+                                  ("flows", .mapping(spans.flows.sorted { $0.key < $1.key }.map { ($0.key, .text($0.value, style: .quoted)) }, style: .flow))],
+                               style: .flow)),
         ])
     }
 }

@@ -13,6 +13,9 @@ public struct SpanMapping: Hashable, Sendable {
     public var keyAttribute = "flow.key"
     /// Which of several concurrent runs of one step (a group's element).
     public var instanceAttribute = "flow.instance"
+    /// The flows runs name otherwise than FlowLens does: a name in the records (an OTLP flow
+    /// attribute, a JSON-lines `flow`) → the flow's id or name (`trace: {flows: {…}}`). In any format.
+    public var flows: [String: String] = [:]
 
     /// The attributes above.
     public static let `default` = SpanMapping()

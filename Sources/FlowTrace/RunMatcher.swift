@@ -1,27 +1,35 @@
 import FlowModel
 
 /// Which flow a recorded run is a run of. A run that names its flow is matched by the flow's id,
-/// else by its name; one that does not (a Flow-iOS summary names only operations) is matched to the
+/// else by its name (a name the configuration maps, `trace: {flows: …}`, by the flow it maps to); one that does not (a Flow-iOS summary names only operations) is matched to the
 /// flow, of the kinds its records can come from, that has the most of the steps it started; among
 /// flows that tie, the one it replays on with the fewest moves off the graph, then the one whose
 /// initial data has the keys it started with. Anything else is left unmatched, with the reason.
 public struct RunMatcher: Sendable {
     let flows: [Flow]
+    /// The flow names runs use otherwise than FlowLens does → the flow's id or name (`.flowlens.yml`
+    /// `trace: {flows: …}`).
+    let names: [String: String]
 
-    public init(flows: [Flow]) { self.flows = flows }
+    public init(flows: [Flow], names: [String: String] = [:]) {
+        self.flows = flows
+        self.names = names
+    }
 
     /// The index in `flows` of the flow `events` (one run's) ran, or why there is none.
     public func match(_ events: [RunEvent], kinds: [FlowKind] = []) -> Result<Int, Unmatched> {
         let candidates = flows.indices.filter { kinds.isEmpty || kinds.contains(flows[$0].kind) }
-        if let named = events.lazy.compactMap(\.flow).first {
+        if let recorded = events.lazy.compactMap(\.flow).first {
+            let named = names[recorded] ?? recorded
+            let mapped = named == recorded ? "" : " (for '\(recorded)', as the configuration's trace.flows says)"
             if let byID = candidates.first(where: { flows[$0].id == named }) { return .success(byID) }
             let byName = candidates.filter { flows[$0].name == named }
             if byName.count == 1 { return .success(byName[0]) }
             if byName.count > 1 {
-                return .failure(Unmatched(reason: "it names flow '\(named)', and \(byName.count) flows have that name (name it by id: "
+                return .failure(Unmatched(reason: "it names flow '\(named)'\(mapped), and \(byName.count) flows have that name (name it by id: "
                                           + byName.map { flows[$0].id }.joined(separator: ", ") + ")"))
             }
-            return .failure(Unmatched(reason: "it names flow '\(named)', which no flow read has as its id or name"))
+            return .failure(Unmatched(reason: "it names flow '\(named)'\(mapped), which no flow read has as its id or name"))
         }
         var started: [String] = []
         for event in events where event.kind == .start {

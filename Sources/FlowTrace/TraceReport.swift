@@ -42,9 +42,10 @@ public struct TraceReport: Sendable {
         var open: [String: (order: Int, kinds: [FlowKind], events: [RunEvent])] = [:]
         var begun = 0
 
-        public init(flows: [Flow]) {
+        /// A builder for runs of `flows`; `names` maps the flow names runs use to flow ids or names.
+        public init(flows: [Flow], names: [String: String] = [:]) {
             self.flows = flows
-            matcher = RunMatcher(flows: flows)
+            matcher = RunMatcher(flows: flows, names: names)
         }
 
         /// Reads more records of the current file.

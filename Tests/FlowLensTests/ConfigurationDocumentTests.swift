@@ -87,9 +87,9 @@ struct ConfigurationDocumentTests {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/Payments", withIntermediateDirectories: true)
-        try "version: 1\ntrace: {flowAttribute: app.flow, stepAttribute: app.step, stepsFromSpanNames: true}\n"
+        try "version: 1\ntrace: {flowAttribute: app.flow, stepAttribute: app.step, stepsFromSpanNames: true, flows: {checkout-v2: checkout, refund: refunds}}\n"
             .write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
-        try "version: 1\ntrace:\n  stepAttribute: payments.stage\n  keyAttribute: 3\n  spanName: x\n"
+        try "version: 1\ntrace:\n  stepAttribute: payments.stage\n  keyAttribute: 3\n  spanName: x\n  flows:\n    refund: Payments.Refund\n    card: [a]\n"
             .write(toFile: folder + "/Payments/.flowlens.yml", atomically: true, encoding: .utf8)
         let (outer, none) = FlowLens.configuration(for: folder, workingDirectory: folder)
         #expect(none.isEmpty)
@@ -98,9 +98,13 @@ struct ConfigurationDocumentTests {
         let (inner, problems) = FlowLens.configuration(for: folder + "/Payments", workingDirectory: folder)
         #expect(inner.spans.flowAttribute == "app.flow" && inner.spans.stepAttribute == "payments.stage" && inner.spans.stepsFromSpanNames)
         #expect(inner.spans.keyAttribute == "flow.key")
+        // The flow names: a nested file's entries replace the same names, the others stay.
+        #expect(outer.spans.flows == ["checkout-v2": "checkout", "refund": "refunds"])
+        #expect(inner.spans.flows == ["checkout-v2": "checkout", "refund": "Payments.Refund"])
         #expect(problems.map { "\($0.location!.line) \($0.message)" } == [
             "4 'keyAttribute' in 'trace' is the name of a span attribute",
-            "5 unknown key 'spanName' in 'trace' of Payments/.flowlens.yml (expected flowAttribute, stepAttribute, reasonAttribute, keyAttribute, instanceAttribute, stepsFromSpanNames)",
+            "5 unknown key 'spanName' in 'trace' of Payments/.flowlens.yml (expected flowAttribute, stepAttribute, reasonAttribute, keyAttribute, instanceAttribute, stepsFromSpanNames, flows)",
+            "8 an entry of 'flows' in 'trace' maps a flow name to a flow id or name",
         ])
         // What dump-config writes reads back as the same mapping.
         let path = folder + "/written.yml"

@@ -76,11 +76,12 @@ struct TraceCommandTests {
         #expect(try flowlens(["trace", "runs.jsonl", "export.flow.yaml", "--strict"], in: folder).status == 1)
     }
 
-    @Test("flowlens trace reads OpenTelemetry spans with the attributes the configuration names")
+    @Test("flowlens trace reads OpenTelemetry spans with the attributes the configuration names, and the flow names it maps, in any format")
     func otlpWithConfiguredAttributes() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "version: 1\ntrace: {flowAttribute: shop.flow, stepAttribute: shop.stage}\n".write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        try "version: 1\ntrace: {flowAttribute: shop.flow, stepAttribute: shop.stage, flows: {web-checkout: Checkout}}\n"
+            .write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
         try """
             version: 1
             flows:
@@ -95,7 +96,7 @@ struct TraceCommandTests {
             let list = attributes.map { #"{"key": "\#($0.0)", "value": {"stringValue": "\#($0.1)"}}"# }.joined(separator: ", ")
             return #"{"traceId": "t1", "spanId": "\#(id)", \#(parent.map { #""parentSpanId": "\#($0)", "# } ?? "")"name": "\#(id)", "startTimeUnixNano": "\#(start)", "endTimeUnixNano": "\#(end)", "attributes": [\#(list)], "status": {}}"#
         }
-        let spans = [span("root", [("shop.flow", "checkout")], start: 0, end: 100),
+        let spans = [span("root", [("shop.flow", "web-checkout")], start: 0, end: 100),
                      span("s1", [("shop.stage", "cart")], start: 1, end: 10, parent: "root"),
                      span("s2", [("shop.stage", "pay")], start: 11, end: 90, parent: "root")]
         try #"{"resourceSpans": [{"scopeSpans": [{"spans": [\#(spans.joined(separator: ", "))]}]}]}"#
@@ -103,5 +104,17 @@ struct TraceCommandTests {
         let traced = try flowlens(["trace", "traces.json", "checkout.flow.yaml"], in: folder)
         #expect(traced.status == 0, "\(traced.stderr)")
         #expect(traced.stdout.contains("checkout — 1 run (checkout.flow.yaml:3)\n  ended: 1 success\n  paths taken:\n    1 run (100%): cart → pay\n"), "\(traced.stdout)")
+        // The same name in JSON-lines events; a name the configuration does not map is said, unmatched.
+        try """
+            {"flow": "web-checkout", "run": 1, "step": "cart", "event": "start"}
+            {"flow": "app-checkout", "run": 2, "step": "cart", "event": "start"}
+            """.write(toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+        let events = try flowlens(["trace", "events.jsonl", "checkout.flow.yaml"], in: folder)
+        #expect(events.stdout.hasPrefix("checkout — 1 run (checkout.flow.yaml:3)\n"), "\(events.stdout)")
+        #expect(events.stdout.contains("runs matched to no flow:\n  events.jsonl:2: it names flow 'app-checkout', which no flow read has as its id or name\n"), "\(events.stdout)")
+        // Mapped to a flow that is not read: said, with the name the run used.
+        try "version: 1\ntrace: {flows: {web-checkout: Checkout-v2}}\n".write(toFile: folder + "/.flowlens.yml", atomically: true, encoding: .utf8)
+        let stale = try flowlens(["trace", "events.jsonl", "checkout.flow.yaml"], in: folder)
+        #expect(stale.stdout.contains("events.jsonl:1: it names flow 'Checkout-v2' (for 'web-checkout', as the configuration's trace.flows says), which no flow read has as its id or name"), "\(stale.stdout)")
     }
 }
