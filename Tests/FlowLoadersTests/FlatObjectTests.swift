@@ -37,7 +37,7 @@ struct FlatObjectTests {
             #"{"flow":"checkout","run":41,"event":"end","reason":"success","time":1762078500123}"#,
             #"  {"flow": "a\"b\\c\/d\n", "run": "x", "event": "start", "step": "é€🙂", "detail": null}  "#,
             #"{}"#, #"{"run": 0}"#, #"{"run": 12345678901234567890}"#, #"{"run": 1.0}"#, #"{"run": true}"#, #"{"a": "\u00e9"}"#,
-            #"{"a": 1, "a": 2}"#, #"{"a": [1]}"#, #"{"a": {"b": 1}}"#, #"{"a": "x",}"#, #"{"a" "x"}"#, #"{"a": "x"} x"#, "{\"a\": \"\u{01}\"}",
+            #"{"run": 1, "run": 2}"#, #"{"a": [1]}"#, #"{"a": {"b": 1}}"#, #"{"a": "x",}"#, #"{"a" "x"}"#, #"{"a": "x"} x"#, "{\"a\": \"\u{01}\"}",
         ]
         var lines = realistic
         for _ in 0..<20_000 {
@@ -56,7 +56,9 @@ struct FlatObjectTests {
         for line in lines {
             guard let flat = FlatObject(Substring(line)) else { continue }
             accepted += 1
-            #expect(foundation(line) == flat.fields, "\(line)")
+            let read = foundation(line)
+            #expect(read != nil, "\(line)")
+            for name in FlatObject.names { #expect(read?[name] == flat[field: name], "\(name) of \(line)") }
         }
         // Most realistic lines take the fast path; the hostile ones are left to Foundation.
         #expect(FlatObject(Substring(realistic[0])) != nil && FlatObject(Substring(realistic[1])) != nil && FlatObject(Substring(realistic[2])) != nil)

@@ -65,7 +65,7 @@ public enum RunEventLines {
         let text: (String) -> Result<String?, Problem>
         if let flat = FlatObject(line) {
             text = { field in
-                switch flat.fields[field] {
+                switch flat[field: field] {
                 case nil, .null?: return .success(nil)
                 case let .string(value)?: return .success(value)
                 case let .integer(value)? where field == "run" || field == "time" || field == "instance": return .success(value)
@@ -107,46 +107,75 @@ public enum RunEventLines {
     }
 }
 
-/// A JSON object of one line whose values are strings without `\u` escapes, whole numbers without
-/// sign or leading zero, and `null`: how run records are written. Any other line (nested values,
-/// booleans, other numbers, `\u` escapes, a key twice, anything not valid JSON) gives nil, and is
-/// left to Foundation's parser, so that this reader never accepts what JSON does not, and reads
-/// what it accepts as Foundation would.
+/// A JSON object of one line whose values are strings, whole numbers without sign or leading zero,
+/// and `null`: how run records are written. Any other line (nested values, booleans, other numbers,
+/// `\u` escapes, an escaped key, one of `names` twice, anything not valid JSON) gives nil, and is
+/// left to Foundation's parser, so that this reader never accepts what JSON does not, and reads what
+/// it accepts as Foundation would. Only the values of `names` are kept.
 struct FlatObject {
     enum Value: Equatable { case string(String), integer(String), null }
-    var fields: [String: Value] = [:]
+    /// The fields whose values are kept, in the order of `values`.
+    static let names = ["flow", "run", "step", "event", "reason", "key", "instance", "detail", "time"]
+    static let nameBytes = names.map { Array($0.utf8) }
+    /// The value of each of `names`; nil where the line has none.
+    var values: [Value?] = Array(repeating: nil, count: names.count)
+
+    /// The value of `field` (one of `names`).
+    subscript(field field: String) -> Value? { Self.names.firstIndex(of: field).flatMap { values[$0] } }
 
     init?(_ line: Substring) {
-        let bytes = Array(line.utf8)
+        var line = line
+        guard let parsed = line.withUTF8({ FlatObject(bytes: $0) }) else { return nil }
+        self = parsed
+    }
+
+    private init?(bytes: UnsafeBufferPointer<UInt8>) {
         var at = 0
         func skipSpace() { while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == 0x0A || bytes[at] == 0x0D { at += 1 } }
-        func string() -> String? {
+        /// A string's bytes between its quotes, and whether it has escapes; nil when it is not one.
+        func stringBytes() -> (range: Range<Int>, escaped: Bool)? {
             guard at < bytes.count, bytes[at] == 0x22 else { return nil }
             at += 1
-            var text: [UInt8] = []
+            let start = at
+            var escaped = false
             while at < bytes.count {
                 let byte = bytes[at]
                 at += 1
                 switch byte {
-                case 0x22: return String(decoding: text, as: UTF8.self)
+                case 0x22: return (start..<(at - 1), escaped)
                 case 0x5C:
-                    guard at < bytes.count else { return nil }
-                    let escaped = bytes[at]
+                    // \u is left to Foundation (surrogate pairs, what it makes of lone ones).
+                    guard at < bytes.count, [0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74].contains(bytes[at]) else { return nil }
+                    escaped = true
                     at += 1
-                    switch escaped {
-                    case 0x22, 0x5C, 0x2F: text.append(escaped)
-                    case 0x62: text.append(0x08)
-                    case 0x66: text.append(0x0C)
-                    case 0x6E: text.append(0x0A)
-                    case 0x72: text.append(0x0D)
-                    case 0x74: text.append(0x09)
-                    default: return nil  // \u, or not an escape
-                    }
                 case ..<0x20: return nil  // a control character must be escaped
-                default: text.append(byte)
+                default: break
                 }
             }
             return nil
+        }
+        func text(_ range: Range<Int>, escaped: Bool) -> String {
+            guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            var text: [UInt8] = []
+            text.reserveCapacity(range.count)
+            var index = range.lowerBound
+            while index < range.upperBound {
+                var byte = bytes[index]
+                if byte == 0x5C {
+                    index += 1
+                    switch bytes[index] {
+                    case 0x62: byte = 0x08
+                    case 0x66: byte = 0x0C
+                    case 0x6E: byte = 0x0A
+                    case 0x72: byte = 0x0D
+                    case 0x74: byte = 0x09
+                    default: byte = bytes[index]  // " \ /
+                    }
+                }
+                text.append(byte)
+                index += 1
+            }
+            return String(decoding: text, as: UTF8.self)
         }
         skipSpace()
         guard at < bytes.count, bytes[at] == 0x7B else { return nil }
@@ -157,28 +186,32 @@ struct FlatObject {
         } else {
             while true {
                 skipSpace()
-                guard let key = string(), fields[key] == nil else { return nil }
+                guard let key = stringBytes(), !key.escaped else { return nil }
+                let slot = Self.nameBytes.firstIndex { $0.elementsEqual(bytes[key.range]) }
+                if let slot, values[slot] != nil { return nil }  // a key twice: Foundation's
                 skipSpace()
                 guard at < bytes.count, bytes[at] == 0x3A else { return nil }
                 at += 1
                 skipSpace()
                 guard at < bytes.count else { return nil }
+                let value: Value
                 switch bytes[at] {
                 case 0x22:
-                    guard let value = string() else { return nil }
-                    fields[key] = .string(value)
+                    guard let string = stringBytes() else { return nil }
+                    value = slot == nil ? .null : .string(text(string.range, escaped: string.escaped))
                 case 0x31...0x39:
                     let start = at
                     while at < bytes.count, (0x30...0x39).contains(bytes[at]) { at += 1 }
                     // A fraction or exponent, or a number too long to be exact: Foundation's.
                     guard at - start <= 15, at == bytes.count || ![0x2E, 0x45, 0x65].contains(bytes[at]) else { return nil }
-                    fields[key] = .integer(String(decoding: bytes[start..<at], as: UTF8.self))
+                    value = .integer(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self))
                 case 0x6E:
                     guard bytes[at...].starts(with: [0x6E, 0x75, 0x6C, 0x6C]) else { return nil }
                     at += 4
-                    fields[key] = .null
+                    value = .null
                 default: return nil
                 }
+                if let slot { values[slot] = value }
                 skipSpace()
                 guard at < bytes.count else { return nil }
                 if bytes[at] == 0x2C { at += 1; continue }

@@ -89,7 +89,7 @@ public enum RunRecordFormats {
             return receive(RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: file))]))
         }
         defer { try? handle.close() }
-        var pending = (try? handle.read(upToCount: max(blockSize, headLength))) ?? Data()
+        var pending = [UInt8]((try? handle.read(upToCount: max(blockSize, headLength))) ?? Data())
         let head = String(decoding: pending.prefix(headLength), as: UTF8.self)
         guard let format = all(spans: spans).first(where: { $0.recognises(head) }) else { return receive(RunRecords(findings: [unrecognised(file)])) }
         var reader = format.reader(file)
@@ -97,26 +97,28 @@ public enum RunRecordFormats {
         var atEnd = pending.isEmpty
         while true {
             // Whole lines only: the rest waits for the next block (a line, or a UTF-8 sequence, may span two).
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start, pending[end - 1] == 0x0D { end -= 1 }
-                number += 1
-                reader.read(Substring(String(decoding: pending[start..<end], as: UTF8.self)), at: number)
-                start = newline + 1
-            }
-            if atEnd {
-                if start < pending.endIndex {
+            let consumed = pending.withUnsafeBufferPointer { bytes -> Int in
+                var start = 0
+                while start < bytes.count, let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+                    let newline = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    let end = newline > start && bytes[newline - 1] == 0x0D ? newline - 1 : newline
                     number += 1
-                    reader.read(Substring(String(decoding: pending[start...], as: UTF8.self)), at: number)
+                    reader.read(Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)), at: number)
+                    start = newline + 1
                 }
-                break
+                if atEnd, start < bytes.count {
+                    number += 1
+                    reader.read(Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)), at: number)
+                    start = bytes.count
+                }
+                return start
             }
+            if atEnd { break }
             receive(reader.take())
-            pending = Data(pending[start...])
+            pending.removeFirst(consumed)
             let next = (try? handle.read(upToCount: blockSize)) ?? Data()
             atEnd = next.isEmpty
-            pending.append(next)
+            pending.append(contentsOf: next)
         }
         reader.finish()
         receive(reader.take())
