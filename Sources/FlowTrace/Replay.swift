@@ -11,6 +11,8 @@ public struct FlowTrace: Sendable {
     public var runs = 0
     /// Per step (index in `flow.steps`): how many times a run arrived at it.
     public var stepVisits: [Int]
+    /// Per step: how many runs arrived at it (once a run, however often it came back).
+    public var stepRuns: [Int]
     /// Per transition (index in `flow.transitions`): how many times a run took it.
     public var transitionCounts: [Int]
     /// How runs ended: by the reason of their end (`success`, `failure`, `no-case-matched` …).
@@ -66,6 +68,7 @@ public struct FlowTrace: Sendable {
     init(flow: Flow) {
         self.flow = flow.id
         stepVisits = Array(repeating: 0, count: flow.steps.count)
+        stepRuns = Array(repeating: 0, count: flow.steps.count)
         transitionCounts = Array(repeating: 0, count: flow.transitions.count)
     }
 
@@ -87,6 +90,8 @@ public struct Replayer: Sendable {
     let byName: [String: Int]
     /// The flow's successful ends (`end` steps), in step order.
     let ends: [Int]
+    /// The flow's failing ends (`fail` steps), in step order.
+    let fails: [Int]
     /// The way found for each move made so far (`from` × `to`; nil: none), so that each move is
     /// searched once however many runs make it.
     var ways: [Int: [Int]?] = [:]
@@ -104,6 +109,8 @@ public struct Replayer: Sendable {
         for (i, step) in flow.steps.enumerated() where byName[step.name] == nil { byName[step.name] = i }
         self.byName = byName
         ends = flow.steps.indices.filter { flow.steps[$0].kind == .end }
+        fails = flow.steps.indices.filter { flow.steps[$0].kind == .fail }
+        lastRun = Array(repeating: 0, count: flow.steps.count)
     }
 
     /// The step a record names: by id, else by name.
@@ -155,15 +162,85 @@ public struct Replayer: Sendable {
         return nil
     }
 
+    /// The run (its number, `trace.runs`) that last arrived at each step: to count the runs that
+    /// reached a step apart from its visits.
+    var lastRun: [Int]
+
+    /// A run arrives at `step`.
+    mutating func visit(_ step: Int) {
+        trace.stepVisits[step] += 1
+        if lastRun[step] != trace.runs {
+            lastRun[step] = trace.runs
+            trace.stepRuns[step] += 1
+        }
+    }
+
+    /// Counts a way taken: its transitions, and each step it arrives at but `except` (the step the
+    /// run started, counted as it starts).
+    mutating func take(_ way: [Int], except: Int? = nil) {
+        for transition in way {
+            trace.transitionCounts[transition] += 1
+            if let to = graph.index[flow.transitions[transition].to], to != except { visit(to) }
+        }
+    }
+
+    /// Whether a way forks the run: it leaves a parallel split (a step of kind `parallel`, or a
+    /// transition of kind `parallel`), whose other branches run too.
+    func splits(_ way: [Int], from: Int?) -> [Int] {
+        var found: [Int] = []
+        if let from, flow.steps[from].kind == .parallel || way.first.map({ flow.transitions[$0].kind == .parallel }) == true { found.append(from) }
+        for transition in way {
+            guard let source = graph.index[flow.transitions[transition].from], source != from else { continue }
+            if flow.steps[source].kind == .parallel || flow.transitions[transition].kind == .parallel { found.append(source) }
+        }
+        return found
+    }
+
     /// Replays one run's events, in order.
+    ///
+    /// A run is where its tokens are: one, until it passes a parallel split, whose branches then run
+    /// side by side (a started step may follow any branch's last step, or start another branch of a
+    /// split passed), until they meet at a join.
     public mutating func replay(_ events: [RunEvent]) {
         trace.runs += 1
-        var position: Int?         // where the run's token is; nil before its first step
+        var tokens: [Int] = []     // the steps the run's branches are at, the latest last; none before its first step
+        var forks: [Int] = []      // the parallel splits the run passed, whose other branches may start
         var running: Set<Int> = [] // steps started and not yet finished (a group's instances share one)
         var ended = false
         var visited: [Int] = []
         defer {
             if trace.paths[visited] != nil || trace.paths.count < FlowTrace.pathLimit { trace.paths[visited, default: 0] += 1 } else { trace.otherPaths += 1 }
+        }
+        /// Moves a token to `step` by the way found from a branch's step or a split passed; false when none leads there.
+        func move(to step: Int) -> Bool {
+            // The latest branch first (the only one, most of the time), then the others, then the splits passed.
+            var origin = tokens.last
+            var found = self.way(from: origin, to: step)
+            if found == nil, tokens.count + forks.count > 1 {
+                for other in tokens.dropLast().reversed() + forks.reversed() {
+                    found = self.way(from: other, to: step)
+                    if found != nil { origin = other; break }
+                }
+            }
+            if let way = found {
+                take(way, except: step)
+                forks += splits(way, from: origin).filter { !forks.contains($0) }
+                if let origin, let at = tokens.lastIndex(of: origin) { tokens.remove(at: at) }
+                // Branches that meet where this way passes a join end there: their way into it is
+                // taken too. Once they are one again, the splits passed have no branch left to start.
+                for transition in way {
+                    guard let join = graph.index[flow.transitions[transition].to], flow.steps[join].kind == .join else { continue }
+                    for other in tokens.reversed() {
+                        guard let into = self.way(from: other, to: join) else { continue }
+                        take(into, except: join)
+                        tokens.removeAll { $0 == other }
+                    }
+                    if tokens.isEmpty { forks.removeAll() }
+                }
+                tokens.append(step)
+                return true
+            }
+            return false
         }
         for event in events {
             switch event.kind {
@@ -173,42 +250,59 @@ public struct Replayer: Sendable {
                     FlowTrace.note(.unknownStep(name), in: &trace.deviations, run: event.run, at: event.location)
                     continue
                 }
-                // Another instance of a step that is running (a group's elements) is not a move.
-                if running.contains(step), event.instance != nil { continue }
-                if let way = self.way(from: position, to: step) {
-                    for transition in way {
-                        trace.transitionCounts[transition] += 1
-                        if let to = graph.index[flow.transitions[transition].to], to != step { trace.stepVisits[to] += 1 }
-                    }
-                } else {
-                    FlowTrace.note(.noTransition(from: position, to: step), in: &trace.deviations, run: event.run, at: event.location)
+                // Another instance of a step that is running, or of the group the run is at (an
+                // instance that starts when another one finished, the group running a few at a
+                // time), is the same visit, not a move.
+                if event.instance != nil, running.contains(step) || tokens.last == step {
+                    running.insert(step)
+                    continue
                 }
-                trace.stepVisits[step] += 1
+                if !move(to: step) {
+                    FlowTrace.note(.noTransition(from: tokens.last, to: step), in: &trace.deviations, run: event.run, at: event.location)
+                    if !tokens.isEmpty { tokens.removeLast() }
+                    tokens.append(step)
+                }
+                visit(step)
                 if visited.last != step { visited.append(step) }
-                position = step
                 running.insert(step)
             case .finish:
                 if let name = event.step, let step = self.step(named: name) { running.remove(step) }
             case .fail:
                 let failed = event.step.flatMap { self.step(named: $0) }
                 FlowTrace.note(FlowTrace.Failure(step: failed, reason: event.reason ?? RunEvent.Reason.error, key: event.key),
-                           in: &trace.failures, run: event.run, at: event.location)
+                               in: &trace.failures, run: event.run, at: event.location)
             case .stop:
+                // A group with nothing to run stops the run as it reaches the group (its input key
+                // names it): the run got there, and stopped there.
+                if event.reason == RunEvent.Reason.emptyGroup,
+                   let group = flow.steps.indices.first(where: { index in
+                       flow.steps[index].kind == .group && (event.key == nil || flow.steps[index].group?.inputKey == event.key)
+                           && (tokens.last == index || way(from: tokens.last, to: index) != nil)
+                   }), tokens.last != group, move(to: group) {
+                    visit(group)
+                    if visited.last != group { visited.append(group) }
+                }
                 trace.endings[event.reason ?? "stopped", default: 0] += 1
-                FlowTrace.note(FlowTrace.Stop(step: position, reason: event.reason ?? "stopped"), in: &trace.stops, run: event.run, at: event.location)
+                FlowTrace.note(FlowTrace.Stop(step: tokens.last, reason: event.reason ?? "stopped"), in: &trace.stops, run: event.run, at: event.location)
                 ended = true
             case .end:
                 if !ended { trace.endings[event.reason ?? RunEvent.Reason.success, default: 0] += 1 }
                 ended = true
-                // A run that succeeded went on to an exit through silent steps: count the way there.
-                // The first end, in step order, that a way reaches (each way searched once, `way`).
-                if event.reason == RunEvent.Reason.success, let from = position {
+                guard let from = tokens.last else { break }
+                if event.reason == RunEvent.Reason.success {
+                    // A run that succeeded went on to an exit through silent steps: count the way
+                    // there, to the first end, in step order, that a way reaches.
                     for end in ends {
                         guard let way = self.way(from: from, to: end) else { continue }
-                        for transition in way {
-                            trace.transitionCounts[transition] += 1
-                            if let to = graph.index[flow.transitions[transition].to] { trace.stepVisits[to] += 1 }
-                        }
+                        take(way)
+                        break
+                    }
+                } else if event.reason == RunEvent.Reason.failure {
+                    // A run that failed went along its failing step's error transition to a fail
+                    // exit, when the flow has one there.
+                    for exit in fails {
+                        guard let way = self.way(from: from, to: exit), let first = way.first, flow.transitions[first].kind == .error else { continue }
+                        take(way)
                         break
                     }
                 }

@@ -4,7 +4,8 @@ import FlowModel
 /// else by its name (a name the configuration maps, `trace: {flows: …}`, by the flow it maps to); one that does not (a Flow-iOS summary names only operations) is matched to the
 /// flow, of the kinds its records can come from, that has the most of the steps it started; among
 /// flows that tie, the one it replays on with the fewest moves off the graph, then the one whose
-/// initial data has the keys it started with. Anything else is left unmatched, with the reason.
+/// initial data has the keys it started with. A run that started no step is matched to the one flow
+/// whose initial data has exactly the keys it started with. Anything else is left unmatched, with the reason.
 public struct RunMatcher: Sendable {
     let flows: [Flow]
     /// The flow names runs use otherwise than FlowLens does → the flow's id or name (`.flowlens.yml`
@@ -35,7 +36,16 @@ public struct RunMatcher: Sendable {
         for event in events where event.kind == .start {
             if let step = event.step, !started.contains(step) { started.append(step) }
         }
-        guard !started.isEmpty else { return .failure(Unmatched(reason: "it names no flow and starts no step")) }
+        let startKeys = Set(events.prefix { $0.kind != .start }.filter { $0.kind == .write && $0.step == nil }.compactMap(\.key))
+        guard !started.isEmpty else {
+            // A run that stopped before its first step (a group with nothing to run) is known by the
+            // keys it started with, when one flow starts with exactly those.
+            let byKeys = startKeys.isEmpty ? [] : candidates.filter { Set(flows[$0].initialData.map(\.key)) == startKeys }
+            if byKeys.count == 1 { return .success(byKeys[0]) }
+            return .failure(Unmatched(reason: startKeys.isEmpty ? "it names no flow and starts no step"
+                                      : "it names no flow and starts no step, and \(byKeys.count) flows start with the keys it started with ("
+                                        + startKeys.sorted().prefix(5).joined(separator: ", ") + ")"))
+        }
         var best: [Int] = []
         var bestScore = 0
         for index in candidates {
@@ -47,7 +57,6 @@ public struct RunMatcher: Sendable {
         // Prefer the flow it replays on with the fewest moves off the graph, then the one whose
         // initial data has the keys the run started with (a Flow-iOS summary lists them).
         if best.count > 1 {
-            let startKeys = Set(events.prefix { $0.kind != .start }.filter { $0.kind == .write && $0.step == nil }.compactMap(\.key))
             func rank(_ index: Int) -> (Int, Int) {
                 var replayer = Replayer(flow: flows[index])
                 replayer.replay(events)

@@ -125,12 +125,13 @@ public struct TraceReport: Sendable {
                 .compactMap { finding in flow.steps.firstIndex { $0.id == finding.step }.map { (finding, $0) } }
             if !atSteps.isEmpty {
                 out += "  static findings, by the runs that reached them:\n"
-                let ranked = atSteps.sorted { (trace.stepVisits[$1.1], $0.0.location?.line ?? 0, $0.0.rule) < (trace.stepVisits[$0.1], $1.0.location?.line ?? 0, $1.0.rule) }
+                let ranked = atSteps.sorted { (trace.stepRuns[$1.1], $0.0.location?.line ?? 0, $0.0.rule) < (trace.stepRuns[$0.1], $1.0.location?.line ?? 0, $1.0.rule) }
                 for (finding, step) in ranked {
-                    let visits = trace.stepVisits[step]
-                    let failed = trace.failures.filter { $0.key.step == step && $0.key.key == finding.key }.values.reduce(0) { $0 + $1.count }
-                    let reach = visits == 0 ? "no run of \(trace.runs) reached \(name(step))"
-                        : "\(visits) of \(Plural.count(trace.runs, "run")) reached \(name(step))" + (failed > 0 ? ", \(failed) failed there on this key" : "")
+                    let reached = trace.stepRuns[step]
+                    // Failures on the finding's key; a finding about no key has none.
+                    let failed = finding.key == nil ? 0 : trace.failures.filter { $0.key.step == step && $0.key.key == finding.key }.values.reduce(0) { $0 + $1.count }
+                    let reach = reached == 0 ? "no run of \(trace.runs) reached \(name(step))"
+                        : "\(reached) of \(Plural.count(trace.runs, "run")) reached \(name(step))" + (failed > 0 ? ", \(failed) failed there on this key" : "")
                     out += "    \(finding.rule)" + (finding.key.map { " '\($0)'" } ?? "") + ": \(reach)\n"
                 }
             }

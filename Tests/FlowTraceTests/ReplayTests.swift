@@ -153,6 +153,94 @@ struct StreamedReplayTests {
     }
 }
 
+@Suite("Replaying parallel branches, groups and failures")
+struct BranchesAndGroupsReplayTests {
+    static let flow = """
+        version: 1
+        flows:
+          - name: Publish
+            id: publish
+            data: {photos: "[String]"}
+            steps:
+              - {id: prepare, next: [resize, tag]}
+              - {id: resize, next: merge}
+              - {id: tag, next: merge}
+              - {id: merge, kind: join, next: upload}
+              - id: upload
+                group: {inputKey: photos, elementKey: photo, maxConcurrent: 2}
+                next: [{to: done}, {to: failed, kind: error}]
+              - {id: done, kind: end}
+              - {id: failed, kind: fail}
+        """
+
+    func replay(_ events: String) -> (trace: FlowTrace, flow: Flow) {
+        let graph = load(Self.flow, file: "publish.flow.yaml")
+        let report = TraceReport.replaying([RunRecordFormats.read(events, file: "runs.jsonl")], on: graph.flows)
+        return (report.traces[0], graph.flows[0])
+    }
+
+    @Test("branches of a parallel split in either order meet at the join; a group's instances, some after others finished, are one visit; a failed run's error way to its fail exit; an empty group's stop at the group")
+    func branchesGroupsFailures() {
+        func line(_ run: Int, _ event: String, _ step: String? = nil, _ more: String = "") -> String {
+            #"{"flow": "publish", "run": \#(run), "event": "\#(event)""# + (step.map { #", "step": "\#($0)""# } ?? "") + more + "}"
+        }
+        let runs = [
+            line(1, "start", "prepare"), line(1, "finish", "prepare"), line(1, "start", "resize"), line(1, "start", "tag"),
+            line(1, "finish", "resize"), line(1, "finish", "tag"),
+            line(1, "start", "upload", #", "instance": "a1""#), line(1, "start", "upload", #", "instance": "b2""#),
+            line(1, "finish", "upload", #", "instance": "a1""#), line(1, "start", "upload", #", "instance": "c3""#),
+            line(1, "finish", "upload", #", "instance": "b2""#), line(1, "finish", "upload", #", "instance": "c3""#),
+            line(1, "end", nil, #", "reason": "success""#),
+            line(2, "start", "prepare"), line(2, "start", "tag"), line(2, "start", "resize"),
+            line(2, "start", "upload", #", "instance": "d4""#), line(2, "fail", "upload", #", "instance": "d4", "reason": "error""#),
+            line(2, "end", nil, #", "reason": "failure""#),
+            line(3, "start", "prepare"), line(3, "start", "resize"), line(3, "start", "tag"),
+            line(3, "stop", nil, #", "reason": "empty-group", "key": "photos""#),
+        ].joined(separator: "\n")
+        let (trace, flow) = replay(runs)
+        #expect(trace.deviations.isEmpty, "\(trace.deviations)")
+        #expect(ReplayTests.visits(trace, flow) == ["prepare": 3, "resize": 3, "tag": 3, "merge": 3, "upload": 3, "done": 1, "failed": 1])
+        #expect(ReplayTests.taken(trace, flow) == ["merge → upload: 3", "prepare → resize: 3", "prepare → tag: 3", "resize → merge: 3",
+                                                   "tag → merge: 3", "upload → done: 1", "upload → failed: 1"])
+        #expect(trace.endings == ["success": 1, "failure": 1, "empty-group": 1])
+        let upload = flow.steps.firstIndex { $0.id == "upload" }
+        #expect(trace.stops.map { "\($0.key.step.map { flow.steps[$0].id } ?? "-") \($0.key.reason) ×\($0.value.count)" } == ["upload empty-group ×1"])
+        #expect(trace.stepRuns[upload!] == 3)
+        // A step the run has no way to: still a move off the graph, from the branch it was on last.
+        let (drifted, _) = replay([line(4, "start", "prepare"), line(4, "start", "resize"), line(4, "start", "done")].joined(separator: "\n"))
+        #expect(drifted.deviations.keys.map { "\($0)" } == ["noTransition(from: Optional(1), to: 5)"])
+    }
+
+    @Test("a run that reached a step twice is one run there: the summary says runs, not visits")
+    func runsNotVisits() {
+        let graph = load("""
+            version: 1
+            flows:
+              - name: Review
+                id: review
+                data: {draft: String}
+                steps:
+                  - {id: edit, reads: {draft: String, note: String}, next: check}
+                  - {id: check, next: [{to: edit, when: {key: verdict, equals: rework}}, {to: done, otherwise: true}]}
+                  - {id: done, kind: end}
+            """, file: "review.flow.yaml")
+        let runs = """
+            {"flow": "review", "run": 1, "step": "edit", "event": "start"}
+            {"flow": "review", "run": 1, "step": "check", "event": "start"}
+            {"flow": "review", "run": 1, "step": "edit", "event": "start"}
+            {"flow": "review", "run": 1, "step": "check", "event": "start"}
+            {"flow": "review", "run": 1, "event": "end", "reason": "success"}
+            {"flow": "review", "run": 2, "step": "edit", "event": "start"}
+            {"flow": "review", "run": 2, "step": "edit", "event": "fail", "reason": "error", "detail": "offline"}
+            """
+        var report = TraceReport.replaying([RunRecordFormats.read(runs, file: "runs.jsonl")], on: graph.flows)
+        report.staticFindings = Analyzer().analyze(graph)
+        let lines = report.text.split(separator: "\n").filter { $0.contains("reached edit") }
+        // 'note' is read and set by no one; run 2 failed at edit with an error, not on that key.
+        #expect(lines == ["    missing-data-key 'note': 2 of 2 runs reached edit"], "\(report.text)")
+    }
+}
+
 @Suite("Coverage by recorded runs (never-reached)")
 struct CoverageTests {
     static let flow = """
