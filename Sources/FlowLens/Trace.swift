@@ -21,16 +21,7 @@ extension FlowLens {
         -> (report: TraceReport, configuration: Configuration) {
         let pipeline = Pipeline(configurationFile: configurationFile, workingDirectory: workingDirectory)
         let result = pipeline.run(paths)
-        let flows = result.report.graph.flows
-        let read = records.map { path -> RunRecords in
-            let shown = InputDiscovery.displayPath(path, workingDirectory)
-            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: absolute) else {
-                return RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: shown))])
-            }
-            return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown, spans: result.configuration.spans)
-        }
-        var report = TraceReport.replaying(read, on: flows)
+        var report = replay(records: records, on: result.report.graph.flows, spans: result.configuration.spans, workingDirectory: workingDirectory)
         report.staticFindings = result.findings
         // A flow path or file that could not be read is reported with the records' own problems:
         // runs replayed on fewer flows than asked must not pass silently.
@@ -44,5 +35,23 @@ extension FlowLens {
             } ?? "")
         }
         return (report, configuration)
+    }
+
+    /// Reads the run records at `records` (each file's format recognised from its content, spans
+    /// mapped by `spans`) and replays each run on its flow of `flows`: what `trace` does once the
+    /// flows are read, for a caller that has read them already (`flowlens export --trace` draws the
+    /// replay on the pipeline's own flows). A file that cannot be read, and each line or record that
+    /// cannot, is an `invalid-input` finding in the report's `findings`; the rest is replayed.
+    public static func replay(records: [String], on flows: [Flow], spans: SpanMapping,
+                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> TraceReport {
+        let read = records.map { path -> RunRecords in
+            let shown = InputDiscovery.displayPath(path, workingDirectory)
+            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+            guard let data = FileManager.default.contents(atPath: absolute) else {
+                return RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: shown))])
+            }
+            return RunRecordFormats.read(String(decoding: data, as: UTF8.self), file: shown, spans: spans)
+        }
+        return TraceReport.replaying(read, on: flows)
     }
 }

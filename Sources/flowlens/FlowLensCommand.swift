@@ -323,6 +323,7 @@ struct Export: ParsableCommand {
               flowlens export Flows --output docs/flows --format png
               flowlens export Flows --output docs/flows --format png --scale 2
               flowlens export Flows --output review --format html
+              flowlens export Flows --output review --format html --trace runs.jsonl --trace device.log
             """)
 
     @OptionGroup var input: InputOptions
@@ -341,6 +342,10 @@ struct Export: ParsableCommand {
 
     @Option(help: ArgumentHelp("How many diagrams to render at once, each in a worker process of its own (default: the number of cores); 1 renders in this process. The files are the same either way.", valueName: "n"))
     var jobs: Int?
+
+    @Option(name: .customLong("trace"),
+            help: ArgumentHelp("A file of run records (Flow-iOS run summaries, JSON-lines events or OTLP JSON traces, read as 'flowlens trace' reads them), repeatable: each diagram shows how many runs took each transition, fades what no run reached and marks where runs failed; the review page tells what really happens.", valueName: "file"))
+    var traceFiles: [String] = []
 
     func validate() throws {
         if let jobs, jobs < 1 {
@@ -366,6 +371,13 @@ struct Export: ParsableCommand {
         if workers > 1, report.graph.flows.count > 1, let executable = Bundle.main.executablePath {
             exporter.renderer = .workers(executable: executable, arguments: ["render-worker"], count: workers)
         }
+        // The records are replayed on the flows this run read, as `flowlens trace` replays them.
+        var replay: TraceReport?
+        if !traceFiles.isEmpty {
+            let replayed = FlowLens.replay(records: traceFiles, on: report.graph.flows, spans: result.configuration.spans)
+            exporter.traces = FlowLens.traceOverlays(of: replayed, flows: report.graph.flows)
+            replay = replayed
+        }
         let progress = ProgressLine("rendering", total: report.graph.flows.count)
         exporter.progress = { progress.advance() }
         defer { progress.finish() }
@@ -388,9 +400,20 @@ struct Export: ParsableCommand {
         }
         for item in failures { Output.error("flowlens: error: \(item.description)\n") }
         failed = !failures.isEmpty
+        if let replay {
+            // As `flowlens trace` reports them: each unreadable line at its place (exit 2), each run
+            // matched to no flow with why.
+            if !replay.findings.isEmpty { Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: replay.findings))) }
+            for run in replay.unmatched { Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n") }
+            failed = failed || !replay.findings.isEmpty
+        }
         try Output.write(TextReporter().report(report))
         if !input.quiet {
             Output.error(TextReporter().summary(report))
+            if let replay {
+                let runs = replay.traces.reduce(0) { $0 + $1.runs }
+                Output.error("drew \(Plural.count(runs, "recorded run")) on \(Plural.count(replay.traces.count, "flow"))\n")
+            }
             Output.error("wrote \(Plural.count(written.count, "file")) to \(output)\n")
             if clean { Output.error("removed \(Plural.count(removed.count, "stale diagram"))\n") }
         }
