@@ -237,6 +237,31 @@ struct TracePictureTests {
         #expect(page.contains(".runs h4"))
     }
 
+    @Test("The traced pages are the same bytes on every run, and text from the records is escaped on them")
+    func deterministicAndEscaped() throws {
+        let folder = try checkoutFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let hostile = "<script>alert(1)</script>"
+        try (Self.checkoutRuns + """
+            {"flow": "checkout", "run": "\(hostile)", "step": "review", "event": "start"}
+            {"flow": "checkout", "run": "\(hostile)", "step": "<img src=x onerror=alert(2)>", "event": "start"}
+            {"flow": "checkout", "run": "\(hostile)", "step": "<img src=x onerror=alert(2)>", "event": "fail", "reason": "missing-key", "key": "a\\"b"}
+
+            """).write(toFile: folder + "/runs.jsonl", atomically: true, encoding: .utf8)
+        var pages: [String] = []
+        for n in 1...2 {
+            let result = try flowlens(["export", "checkout.flow.yaml", "--output", "out\(n)", "--format", "html", "--trace", "runs.jsonl", "--jobs", "\(n)"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            pages.append(try String(contentsOfFile: folder + "/out\(n)/index.html", encoding: .utf8))
+        }
+        #expect(pages[0] == pages[1])
+        let page = pages[0]
+        #expect(!page.contains(hostile) && !page.contains("<img src=x"))
+        #expect(page.contains("<li>1 run started a step “&lt;img src=x onerror=alert(2)&gt;”, which the flow does not have."))
+        #expect(page.contains("<li>a step the flow does not have: ‘a&quot;b’ was missing in 1 run. <span class=\"where\">first: run &lt;script&gt;alert(1)&lt;/script&gt;, runs.jsonl:"))
+        #expect(page.contains("<p>44 runs recorded.</p>"))
+    }
+
     @Test("A records file with a bad line: reported at its line, exit 2, the rest drawn, every file whole")
     func badLine() throws {
         let folder = try checkoutFolder()
