@@ -347,6 +347,9 @@ struct Export: ParsableCommand {
             help: ArgumentHelp("A file of run records (Flow-iOS run summaries, JSON-lines events or OTLP JSON traces, read as 'flowlens trace' reads them), repeatable: each diagram shows how many runs took each transition, fades what no run reached and marks where runs failed; the review page tells what really happens.", valueName: "file"))
     var traceFiles: [String] = []
 
+    /// The runs matched to no flow listed on standard error, at most.
+    static let unmatchedShown = 10
+
     func validate() throws {
         if let jobs, jobs < 1 {
             throw ValidationError("--jobs takes a number of worker processes, 1 or more (got \(jobs)).")
@@ -401,10 +404,15 @@ struct Export: ParsableCommand {
         for item in failures { Output.error("flowlens: error: \(item.description)\n") }
         failed = !failures.isEmpty
         if let replay {
-            // As `flowlens trace` reports them: each unreadable line at its place (exit 2), each run
-            // matched to no flow with why.
+            // As `flowlens trace` reports them: each unreadable line at its place (exit 2), and the runs
+            // matched to no flow with why (the first few: a log of other apps' flows could hold millions).
             if !replay.findings.isEmpty { Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: replay.findings))) }
-            for run in replay.unmatched { Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n") }
+            for run in replay.unmatched.prefix(Self.unmatchedShown) {
+                Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n")
+            }
+            if replay.unmatched.count > Self.unmatchedShown {
+                Output.error("flowlens: \(Plural.count(replay.unmatched.count - Self.unmatchedShown, "more run")) matched to no flow ('flowlens trace' lists them all)\n")
+            }
             failed = failed || !replay.findings.isEmpty
         }
         try Output.write(TextReporter().report(report))

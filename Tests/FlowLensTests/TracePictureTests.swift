@@ -262,6 +262,22 @@ struct TracePictureTests {
         #expect(page.contains("<p>44 runs recorded.</p>"))
     }
 
+    @Test("Runs of flows not read are listed, the first 10, then counted; they change no picture")
+    func unmatched() throws {
+        let folder = try checkoutFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let other = (1...12).map { "{\"flow\": \"inventory\", \"run\": \"i-\($0)\", \"step\": \"count\", \"event\": \"start\"}" }
+        try (other.joined(separator: "\n") + "\n").write(toFile: folder + "/inventory.jsonl", atomically: true, encoding: .utf8)
+        let result = try flowlens(["export", "checkout.flow.yaml", "--output", "out", "--format", "dot", "--trace", "runs.jsonl", "--trace", "inventory.jsonl"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("note: run matched to no flow: it names flow 'inventory'") }
+        #expect(notes.count == 10 && notes.first?.hasPrefix("inventory.jsonl:1: ") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("flowlens: 2 more runs matched to no flow ('flowlens trace' lists them all)"))
+        let alone = try flowlens(["export", "checkout.flow.yaml", "--output", "alone", "--format", "dot", "--trace", "runs.jsonl"], in: folder)
+        #expect(alone.status == 0)
+        #expect(try String(contentsOfFile: folder + "/out/Checkout.dot", encoding: .utf8) == String(contentsOfFile: folder + "/alone/Checkout.dot", encoding: .utf8))
+    }
+
     @Test("A records file with a bad line: reported at its line, exit 2, the rest drawn, every file whole")
     func badLine() throws {
         let folder = try checkoutFolder()
