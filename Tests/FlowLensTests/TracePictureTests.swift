@@ -262,6 +262,18 @@ struct TracePictureTests {
         #expect(page.contains("<p>44 runs recorded.</p>"))
     }
 
+    @Test("The traced DOT and Mermaid of the checkout match their golden files")
+    func tracedGolden() throws {
+        let folder = try checkoutFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (format, file, golden) in [("dot", "Checkout.dot", "traced-checkout.dot"), ("mermaid", "Checkout.mmd", "traced-checkout.mmd")] {
+            let result = try flowlens(["export", "checkout.flow.yaml", "--output", format, "--format", format, "--trace", "runs.jsonl"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            let text = try String(contentsOfFile: folder + "/\(format)/\(file)", encoding: .utf8)
+            if let mismatch = goldenMismatch(text, name: golden) { Issue.record(Comment(rawValue: mismatch)) }
+        }
+    }
+
     @Test("Runs of flows not read are listed, the first 10, then counted; they change no picture")
     func unmatched() throws {
         let folder = try checkoutFolder()
