@@ -249,7 +249,7 @@ public struct ReviewPage: Sendable {
         }
         out += "</ol>\n"
         if trace.otherPathRuns > 0 {
-            let paths = trace.otherPaths > 0 ? Plural.count(trace.otherPaths, "other path") + (trace.otherPathRuns > 0 && trace.otherPaths < trace.otherPathRuns ? " or more" : "") : "other paths"
+            let paths = trace.unkeptPathRuns > 0 ? "more than \(Plural.count(trace.otherPaths, "other path"))" : Plural.count(trace.otherPaths, "other path")
             out += "<p class=\"muted\">\(Self.escape(TraceOverlay.runs(trace.otherPathRuns))) (\(TraceOverlay.share(trace.otherPathRuns, of: trace.runs))) went \(Self.escape(paths)).</p>\n"
         }
         out += "<h4>How runs ended</h4>\n<ul class=\"run-endings\">\n"

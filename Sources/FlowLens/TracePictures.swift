@@ -63,7 +63,7 @@ extension TraceOverlay {
             failures: trace.failures.sorted { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }
                 .map { Failure(step: $0.key.step, reason: $0.key.reason, key: $0.key.key, count: $0.value.count, first: example($0.value)) },
             paths: shown.map { Path(steps: $0.key, count: $0.value) },
-            otherPathRuns: rest.reduce(trace.otherPaths) { $0 + $1.value }, otherPaths: rest.count,
+            otherPathRuns: rest.reduce(trace.otherPaths) { $0 + $1.value }, otherPaths: rest.count, unkeptPathRuns: trace.otherPaths,
             deviations: trace.deviations.sorted { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }.map { deviation, first in
                 switch deviation {
                 case let .unknownStep(step): return Deviation(kind: .unknownStep(step), count: first.count, first: example(first))

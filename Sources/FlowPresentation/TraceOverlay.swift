@@ -29,10 +29,12 @@ public struct TraceOverlay: Hashable, Sendable {
     public var failures: [Failure]
     /// The paths most runs took, most first (at most `shownPaths`).
     public var paths: [Path]
-    /// Runs on the paths not in `paths`, and how many such paths there are (at least; the replay keeps
-    /// a bounded number of distinct paths).
+    /// Runs on the paths not in `paths`, and how many such paths the replay kept.
     public var otherPathRuns: Int
     public var otherPaths: Int
+    /// Of `otherPathRuns`, those whose path the replay did not keep (it keeps a bounded number of
+    /// distinct paths a flow): their paths are more than `otherPaths` counts.
+    public var unkeptPathRuns: Int
     /// Where runs left the graph, most first.
     public var deviations: [Deviation]
 
@@ -122,7 +124,7 @@ public struct TraceOverlay: Hashable, Sendable {
     /// knows which steps a replay passes without a record.
     public init(runs: Int, transitionCounts: [Int], stepVisits: [Int], unreachedSteps: Set<Int>, untakenTransitions: Set<Int>,
                 neverReached: [Int] = [], endings: [Ending] = [], failures: [Failure] = [], paths: [Path] = [], otherPathRuns: Int = 0, otherPaths: Int = 0,
-                deviations: [Deviation] = []) {
+                unkeptPathRuns: Int = 0, deviations: [Deviation] = []) {
         self.runs = runs
         self.transitionCounts = transitionCounts
         self.stepVisits = stepVisits
@@ -134,6 +136,7 @@ public struct TraceOverlay: Hashable, Sendable {
         self.paths = paths
         self.otherPathRuns = otherPathRuns
         self.otherPaths = otherPaths
+        self.unkeptPathRuns = unkeptPathRuns
         self.deviations = deviations
     }
 

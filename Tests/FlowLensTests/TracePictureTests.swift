@@ -262,6 +262,32 @@ struct TracePictureTests {
         #expect(page.contains("<p>44 runs recorded.</p>"))
     }
 
+    @Test("The review page lists the 5 paths most runs took and counts the others")
+    func manyPaths() throws {
+        let folder = try checkoutFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ways = [["review", "card", "ship"], ["review", "invoice", "ship"], ["review", "paypal", "ship"], ["review", "card"],
+                    ["review", "invoice"], ["review", "paypal"], ["review"], ["review", "ship"]]
+        var lines: [String] = []
+        var run = 0
+        for (n, way) in ways.enumerated() {
+            for _ in 0..<(8 - n) {
+                run += 1
+                lines += way.map { "{\"flow\": \"Checkout\", \"run\": \(run), \"step\": \"\($0)\", \"event\": \"start\"}" }
+            }
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/ways.jsonl", atomically: true, encoding: .utf8)
+        let result = try flowlens(["export", "checkout.flow.yaml", "--output", "out", "--format", "html", "--trace", "ways.jsonl", "--jobs", "1"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: folder + "/out/index.html", encoding: .utf8)
+        let listed = page.components(separatedBy: "<ol class=\"run-paths\">")[1].components(separatedBy: "</ol>")[0]
+        #expect(listed.components(separatedBy: "<li>").count - 1 == 5)
+        #expect(listed.contains("8 of 36 runs (22%) went <strong>Review cart</strong> → <strong>Pay by card</strong> → <strong>Ship</strong>."))
+        #expect(listed.contains("4 of 36 runs (11%) went <strong>Review cart</strong> → <strong>Send invoice</strong>."))
+        #expect(page.contains("<p class=\"muted\">6 runs (17%) went 3 other paths.</p>"))
+        #expect(page.contains("<li>36 runs (100%) have no recorded end (still running, or the record was cut off).</li>"))
+    }
+
     @Test("The traced DOT and Mermaid of the checkout match their golden files")
     func tracedGolden() throws {
         let folder = try checkoutFolder()
