@@ -337,6 +337,9 @@ struct TracePictureTests {
         // A records file that is not there is invalid input too, not a picture of no runs.
         let missing = try flowlens(["export", "checkout.flow.yaml", "--output", "none", "--trace", "nothing.jsonl"], in: folder)
         #expect(missing.status == 2 && missing.stderr.contains("nothing.jsonl: error: cannot read the run records"), "\(missing.stderr)")
+        // So is a file that holds no run records FlowLens reads (a flow file given by mistake).
+        let notRecords = try flowlens(["export", "checkout.flow.yaml", "--output", "wrong", "--trace", "checkout.flow.yaml"], in: folder)
+        #expect(notRecords.status == 2 && notRecords.stderr.contains("checkout.flow.yaml:1:1: error: not a run record FlowLens reads"), "\(notRecords.stderr)")
     }
 
     @Test("A Flow-iOS flow from Swift and its run summaries: counts through the case split and the join, the untaken case faded")
