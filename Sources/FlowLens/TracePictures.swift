@@ -23,8 +23,8 @@ extension TraceOverlay {
     /// may well have gone there: a step that runs no code of its own (`Replayer.silentKinds`: the
     /// start, case splits, joins, exits) next to a transition runs took, and the way a failing run
     /// left its step (an error transition, or one to a failure exit, out of a step where runs failed):
-    /// the records say the step failed, not where the run went next; nor a transition to an exit out
-    /// of a step runs reached.
+    /// the records say the step failed, not where the run went next; a transition to an exit out of a
+    /// step runs reached; nor one beside a transition runs took between the same two steps.
     public init(_ trace: FlowTrace, on flow: Flow) {
         let graph = FlowIndex(flow)
         let failedAt = Set(trace.failures.keys.compactMap(\.step))
@@ -41,6 +41,11 @@ extension TraceOverlay {
                   flow.steps[to].kind == .end || flow.steps[to].kind == .fail else { continue }
             mayBeTaken.insert(t)
         }
+        // Between two steps with several transitions (two conditions leading the same way), a replay
+        // counts a move on the first: the records do not say which condition held.
+        var takenPairs = Set<[String]>()
+        for (t, transition) in flow.transitions.enumerated() where trace.transitionCounts[t] > 0 { takenPairs.insert([transition.from, transition.to]) }
+        for (t, transition) in flow.transitions.enumerated() where takenPairs.contains([transition.from, transition.to]) { mayBeTaken.insert(t) }
         let untaken = Set(flow.transitions.indices.filter { trace.transitionCounts[$0] == 0 && !mayBeTaken.contains($0) })
         var passed = Set<Int>()
         for (t, transition) in flow.transitions.enumerated() where !untaken.contains(t) {

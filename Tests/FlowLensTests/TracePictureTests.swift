@@ -288,6 +288,42 @@ struct TracePictureTests {
         #expect(page.contains("<li>36 runs (100%) have no recorded end (still running, or the record was cut off).</li>"))
     }
 
+    @Test("Of two transitions between the same steps, the one runs were not counted on is not faded: the records do not say which condition held")
+    func sameWayTwice() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            version: 1
+            flows:
+              - name: Support ticket
+                id: ticket
+                data: {priority: String}
+                steps:
+                  - id: triage
+                    next:
+                      - {to: escalate, when: {key: priority, equals: urgent}}
+                      - {to: escalate, when: {key: priority, equals: high}}
+                      - {to: queue, otherwise: true}
+                  - {id: escalate, next: closed}
+                  - {id: queue, next: closed}
+                  - {id: closed, kind: end}
+            """.write(toFile: folder + "/ticket.flow.yaml", atomically: true, encoding: .utf8)
+        let runs = (1...6).flatMap { run in
+            ["triage", "escalate"].map { "{\"flow\": \"ticket\", \"run\": \(run), \"step\": \"\($0)\", \"event\": \"start\"}" }
+                + ["{\"flow\": \"ticket\", \"run\": \(run), \"event\": \"end\", \"reason\": \"success\"}"]
+        }
+        try (runs.joined(separator: "\n") + "\n").write(toFile: folder + "/tickets.jsonl", atomically: true, encoding: .utf8)
+        let result = try flowlens(["export", "ticket.flow.yaml", "--output", "out", "--format", "dot", "--trace", "tickets.jsonl"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let dot = try String(contentsOfFile: folder + "/out/Support-ticket.dot", encoding: .utf8)
+        let edges = dot.split(separator: "\n").filter { $0.contains(" -> s") && !$0.contains("start ->") }
+        let toEscalate = edges.filter { $0.contains("s0 -> s1 ") }
+        #expect(toEscalate.count == 2 && toEscalate.filter { $0.contains("6 runs") }.count == 1, "\(toEscalate)")
+        #expect(!toEscalate.contains { $0.contains(TraceOverlay.fadedLine) })
+        // The way to the queue, which no run took, is faded.
+        #expect(edges.contains { $0.contains("s0 -> s2 ") && $0.contains(TraceOverlay.fadedLine) })
+    }
+
     @Test("The traced DOT and Mermaid of the checkout match their golden files")
     func tracedGolden() throws {
         let folder = try checkoutFolder()
