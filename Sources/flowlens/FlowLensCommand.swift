@@ -316,14 +316,15 @@ struct Export: ParsableCommand {
         discussion: """
             Diagrams are named after their flows (made safe as file names) and show the findings: \
             the offending step or edge is marked with its rule. Every file is written atomically. \
-            The findings are printed as 'check' prints them, and the exit status is the same.
+            The findings are printed as 'check' prints them, and the exit status is the same \
+            (2 when a --trace file, or a line in one, cannot be read: the rest is drawn).
 
             EXAMPLES
               flowlens export samples --output output
               flowlens export Flows --output docs/flows --format png
               flowlens export Flows --output docs/flows --format png --scale 2
               flowlens export Flows --output review --format html
-              flowlens export Flows --output review --format html --trace runs.jsonl --trace device.log
+              flowlens export Flows --output review --format html --trace runs.jsonl
             """)
 
     @OptionGroup var input: InputOptions
