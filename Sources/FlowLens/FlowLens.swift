@@ -41,7 +41,15 @@ public enum FlowLens {
     /// machine's composite states are drawn with their sub-machines (and their findings) from the
     /// report's graph; each sub-machine also has its own diagram.
     public static func dot(for flow: Flow, in report: Report) -> String {
-        DOTBuilder().dot(for: flow, findings: report.findings, flows: report.graph.flows)
+        dot(for: flow, in: report, trace: nil)
+    }
+
+    /// The DOT text of one flow's diagram (as `dot(for:in:)`) with what recorded runs did on it
+    /// drawn over it (`flowlens export --trace`); nil `trace`: the flow alone.
+    public static func dot(for flow: Flow, in report: Report, trace: TraceOverlay?) -> String {
+        var builder = DOTBuilder()
+        builder.trace = trace
+        return builder.dot(for: flow, findings: report.findings, flows: report.graph.flows)
     }
 
     /// Analyses `graph` and writes its diagrams and `report.json` into `directory`.
@@ -92,6 +100,10 @@ public struct Exporter: Sendable {
     public var renderer: DiagramRenderer = .inProcess
     /// Told after each diagram is rendered (one a flow): to advance a `ProgressLine`.
     public var progress: @Sendable () -> Void = {}
+    /// What recorded runs did on each flow, by flow id (`flowlens export --trace`, made by
+    /// `FlowLens.traceOverlays`): drawn on every diagram and on the review page. Nil: no runs are
+    /// drawn, and the files are those of an export without records.
+    public var traces: [String: TraceOverlay]?
 
     /// Creates an exporter.
     public init(format: ExportFormat = .svg, scale: Double = 1) {
@@ -134,24 +146,28 @@ public struct Exporter: Sendable {
         }
         switch format {
         case .html:
-            let page = ReviewPage().render(report, renderer: renderer, done: progress)
-            write(file("index.html")) { Data(page.utf8) }
+            var page = ReviewPage()
+            page.traces = traces
+            let text = page.render(report, renderer: renderer, done: progress)
+            write(file("index.html")) { Data(text.utf8) }
         case .dot:
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
-                write(file("\(name).\(format.rawValue)")) { Data(FlowLens.dot(for: flow, in: diagramReport(flow)).utf8) }
+                write(file("\(name).\(format.rawValue)")) { Data(FlowLens.dot(for: flow, in: diagramReport(flow), trace: traces?[flow.id]).utf8) }
             }
         case .svg, .png, .pdf:
             // Every diagram is rendered first (by the workers, in parallel), then written in order.
             let graphviz: GraphvizFormat = format == .svg ? .svg : format == .png ? .png : .pdf
             let names = Self.fileNames(for: report.graph.flows)
-            let jobs = report.graph.flows.map { RenderJob(dot: FlowLens.dot(for: $0, in: diagramReport($0)), format: graphviz, scale: scale) }
+            let jobs = report.graph.flows.map {
+                RenderJob(dot: FlowLens.dot(for: $0, in: diagramReport($0), trace: traces?[$0.id]), format: graphviz, scale: scale)
+            }
             let rendered = renderer.render(jobs, done: progress)
             for (name, result) in zip(names, rendered) {
                 write(file("\(name).\(format.rawValue)")) { try result.get() }
             }
         case .mermaid, .md:
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
-                for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md) {
+                for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md, trace: traces?[flow.id]) {
                     write(file(fileName)) { Data(text.utf8) }
                 }
             }

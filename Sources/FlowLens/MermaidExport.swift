@@ -2,15 +2,18 @@ import Foundation
 
 /// The Mermaid and Markdown files of `flowlens export --format mermaid|md`.
 public enum MermaidExport {
-    /// The Mermaid diagrams of `flow` with the report's findings (one, unless the flow is too large).
-    public static func diagrams(for flow: Flow, in report: Report) -> [MermaidDiagram] {
-        MermaidBuilder().diagrams(for: flow, findings: report.findings, flows: report.graph.flows)
+    /// The Mermaid diagrams of `flow` with the report's findings (one, unless the flow is too large),
+    /// and what recorded runs did on it when `trace` is given (`flowlens export --trace`).
+    public static func diagrams(for flow: Flow, in report: Report, trace: TraceOverlay? = nil) -> [MermaidDiagram] {
+        var builder = MermaidBuilder()
+        builder.trace = trace
+        return builder.diagrams(for: flow, findings: report.findings, flows: report.graph.flows)
     }
 
     /// A Markdown page for `flow`: its name as the title, its kind and status, each diagram in a fenced
     /// `mermaid` block (with a heading per part when split), and its findings as a list.
-    public static func markdown(for flow: Flow, in report: Report) -> String {
-        let diagrams = diagrams(for: flow, in: report)
+    public static func markdown(for flow: Flow, in report: Report, trace: TraceOverlay? = nil) -> String {
+        let diagrams = diagrams(for: flow, in: report, trace: trace)
         let findings = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows).sorted(by: Finding.reportOrder)
         var lines = ["# \(Escaping.markdown(DisplayText.visible(flow.name, limit: nil)))", ""]
         let status = [flow.kind.noun, FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
@@ -40,9 +43,9 @@ public enum MermaidExport {
 
     /// The files of `flow`: `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or
     /// `name.md`, with their text.
-    static func files(for flow: Flow, in report: Report, name: String, markdown: Bool) -> [(String, String)] {
-        if markdown { return [("\(name).md", Self.markdown(for: flow, in: report))] }
-        return diagrams(for: flow, in: report).enumerated().map { n, diagram in
+    static func files(for flow: Flow, in report: Report, name: String, markdown: Bool, trace: TraceOverlay? = nil) -> [(String, String)] {
+        if markdown { return [("\(name).md", Self.markdown(for: flow, in: report, trace: trace))] }
+        return diagrams(for: flow, in: report, trace: trace).enumerated().map { n, diagram in
             (n == 0 ? "\(name).mmd" : "\(name).part\(n + 1).mmd", diagram.text)
         }
     }

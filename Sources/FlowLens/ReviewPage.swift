@@ -37,14 +37,21 @@ public struct ReviewPage: Sendable {
         }
     }
 
+    /// What recorded runs did on each flow, by flow id (`flowlens export --format html --trace`): drawn
+    /// on the diagrams, and told in each flow's "What really happens". Nil: a page without runs.
+    public var traces: [String: TraceOverlay]?
+
     /// Creates the page builder.
     public init() {}
 
     /// Renders every flow's diagram (as `flowlens export --format svg` does) and builds the page;
     /// `renderer` renders the diagrams, `done` is told after each.
     public func render(_ report: Report, renderer: DiagramRenderer = .inProcess, done: @Sendable () -> Void = {}) -> String {
-        let builder = DOTBuilder()
-        let drawn = report.graph.flows.map { builder.diagram(for: $0, findings: report.findings, flows: report.graph.flows) }
+        let drawn = report.graph.flows.map { flow in
+            var builder = DOTBuilder()
+            builder.trace = traces?[flow.id]
+            return builder.diagram(for: flow, findings: report.findings, flows: report.graph.flows)
+        }
         let rendered = renderer.render(drawn.map { RenderJob(dot: $0.dot, format: .svg) }, done: done)
         let diagrams = zip(drawn, rendered).map { diagram, result -> RenderedDiagram in
             switch result {
@@ -66,10 +73,10 @@ public struct ReviewPage: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
+            <meta http-equiv="Content-Security-Policy" content="\(traces == nil ? Self.contentSecurityPolicy : Self.contentSecurityPolicy(style: pageStyle))">
             <meta name="generator" content="\(FlowLensTool.name) \(FlowLensTool.version)">
             <title>FlowLens review</title>
-            <style>\(Self.style)</style>
+            <style>\(pageStyle)</style>
             </head>
             <body>
             <header>
@@ -198,6 +205,7 @@ public struct ReviewPage: Sendable {
             let unique = resolved.filter { seen.insert($0).inserted }
             return unique.isEmpty ? nil : unique.joined(separator: " ")
         }
+        if let trace = traces?[flow.id] { out += whatReallyHappens(flow, trace: trace, targets: targets) }
         out += dataTable(flow, findings: own, analysis: analysis, paths: paths, targets: targets)
         out += pathList(paths, targets: targets)
         out += "</section>\n"
@@ -210,6 +218,71 @@ public struct ReviewPage: Sendable {
         case let .node(id): return prefix + id
         case let .edge(tail, head): return edges["\(tail)->\(head)"]
         }
+    }
+
+    /// "What really happens": what the recorded runs of the flow did, in plain words with exact numbers
+    /// (from the same `TraceOverlay` the diagram draws): the paths most runs took with their share,
+    /// how runs ended, where they failed (the step, why, how many, the first run), the steps no run
+    /// reached, and the moves off the graph. Clicking a path shows its steps on the diagram.
+    func whatReallyHappens(_ flow: Flow, trace: TraceOverlay, targets: (_ steps: [Int], _ transitions: [Int]) -> String?) -> String {
+        var out = "<div class=\"runs\">\n<h3>What really happens</h3>\n"
+        guard trace.runs > 0 else {
+            return out + "<p class=\"muted\">No recorded runs of this flow were given.</p>\n</div>\n"
+        }
+        let total = TraceOverlay.runs(trace.runs)
+        func step(_ index: Int?) -> String { index.map { "<strong>\(Self.escape(flow.steps[$0].name))</strong>" } ?? "the start" }
+        func first(_ example: TraceOverlay.Example) -> String {
+            "<span class=\"where\">first: run \(Self.escape(example.run)), \(Self.escape(example.location.description))</span>"
+        }
+        out += "<p>\(Self.escape(total)) recorded.</p>\n"
+        out += "<h4>The paths runs took</h4>\n<ol class=\"run-paths\">\n"
+        for path in trace.paths {
+            let share = TraceOverlay.share(path.count, of: trace.runs)
+            let who = path.count == trace.runs ? "All \(Self.escape(total))" : "\(Self.escape(TraceOverlay.number(path.count))) of \(Self.escape(total)) (\(share))"
+            let went = path.steps.isEmpty ? "started no step" : "went " + path.steps.map { step($0) }.joined(separator: " → ")
+            let sentence = "\(who) \(went)."
+            if let target = targets(path.steps, []) {
+                out += "<li><button type=\"button\" class=\"path\" data-target=\"\(target)\">\(sentence)</button></li>\n"
+            } else {
+                out += "<li>\(sentence)</li>\n"
+            }
+        }
+        out += "</ol>\n"
+        if trace.otherPathRuns > 0 {
+            let paths = trace.unkeptPathRuns > 0 ? "more than \(Plural.count(trace.otherPaths, "other path"))" : Plural.count(trace.otherPaths, "other path")
+            out += "<p class=\"muted\">\(Self.escape(TraceOverlay.runs(trace.otherPathRuns))) (\(TraceOverlay.share(trace.otherPathRuns, of: trace.runs))) went \(Self.escape(paths)).</p>\n"
+        }
+        out += "<h4>How runs ended</h4>\n<ul class=\"run-endings\">\n"
+        for ending in trace.endings {
+            out += "<li>\(Self.escape(TraceOverlay.runs(ending.count))) (\(TraceOverlay.share(ending.count, of: trace.runs))) \(Self.escape(TraceOverlay.ending(ending.reason))).</li>\n"
+        }
+        out += "</ul>\n"
+        if !trace.failures.isEmpty {
+            out += "<h4>Where runs failed</h4>\n<ul class=\"run-failures\">\n"
+            for failure in trace.failures {
+                let at = failure.step.map { step($0) } ?? "a step the flow does not have"
+                out += "<li>\(at): \(Self.escape(TraceOverlay.why(failure))) in \(Self.escape(TraceOverlay.runs(failure.count))). \(first(failure.first))</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        out += "<h4>Never reached</h4>\n"
+        out += trace.neverReached.isEmpty ? "<p>Every step was reached by some run.</p>\n"
+            : "<p class=\"run-never\">No run reached " + trace.neverReached.map { step($0) }.joined(separator: ", ") + ".</p>\n"
+        if !trace.deviations.isEmpty {
+            out += "<h4>Off the graph</h4>\n<ul class=\"run-off-graph\">\n"
+            for deviation in trace.deviations {
+                let what: String
+                switch deviation.kind {
+                case let .unknownStep(name):
+                    what = "started a step “\(Self.escape(name))”, which the flow does not have"
+                case let .noTransition(from, to):
+                    what = "went from \(step(from)) to \(step(to)), where the flow has no transition"
+                }
+                out += "<li>\(Self.escape(TraceOverlay.runs(deviation.count))) \(what). \(first(deviation.first))</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        return out + "</div>\n"
     }
 
     /// The longest data table or path list shown open; a longer one starts folded.
@@ -360,8 +433,25 @@ public struct ReviewPage: Sendable {
 
     // MARK: - Style and script (allowed by hash in the Content-Security-Policy)
 
-    static let contentSecurityPolicy =
+    static let contentSecurityPolicy = contentSecurityPolicy(style: style)
+
+    /// The policy allowing `style` (by its hash) and the page's script.
+    static func contentSecurityPolicy(style: String) -> String {
         "default-src 'none'; img-src data:; style-src 'sha256-\(Data(SHA256.digest(style)).base64EncodedString())'; script-src 'sha256-\(Data(SHA256.digest(script)).base64EncodedString())'; base-uri 'none'; form-action 'none'"
+    }
+
+    /// The page's style: with the rules of "What really happens" when runs are drawn (a page without
+    /// runs keeps the bytes it had before there were any).
+    var pageStyle: String { traces == nil ? Self.style : Self.style + Self.traceStyle }
+
+    static let traceStyle = """
+        .runs { margin-top: 1rem; border-top: 1px solid var(--line); }
+        .runs h4 { font-size: .92rem; margin: .6rem 0 .2rem; }
+        .runs ol, .runs ul { margin: .2rem 0; padding-left: 2rem; }
+        .runs li { margin: .15rem 0; }
+        .runs .where { display: block; }
+
+        """
 
     static let style = """
 

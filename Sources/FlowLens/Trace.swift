@@ -21,17 +21,7 @@ extension FlowLens {
         -> (report: TraceReport, configuration: Configuration) {
         let pipeline = Pipeline(configurationFile: configurationFile, workingDirectory: workingDirectory)
         let result = pipeline.run(paths)
-        let flows = result.report.graph.flows
-        // Each file is read as a stream and each run replayed when it ends: memory holds the runs
-        // still going, not every run read.
-        var builder = TraceReport.Builder(flows: flows, names: result.configuration.spans.flows)
-        for path in records {
-            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-            RunRecordFormats.read(fileAt: absolute, file: InputDiscovery.displayPath(path, workingDirectory),
-                                  spans: result.configuration.spans) { builder.add($0) }
-            builder.endOfFile()
-        }
-        var report = builder.report
+        var report = replay(records: records, on: result.report.graph.flows, spans: result.configuration.spans, workingDirectory: workingDirectory)
         report.staticFindings = result.findings
         // A flow path or file that could not be read is reported with the records' own problems:
         // runs replayed on fewer flows than asked must not pass silently.
@@ -45,5 +35,23 @@ extension FlowLens {
             } ?? "")
         }
         return (report, configuration)
+    }
+
+    /// Reads the run records at `records` (each file's format recognised from its content, spans
+    /// mapped by `spans`) and replays each run on its flow of `flows`: what `trace` does once the
+    /// flows are read, for a caller that has read them already (`flowlens export --trace` draws the
+    /// replay on the pipeline's own flows). A file that cannot be read, and each line or record that
+    /// cannot, is an `invalid-input` finding in the report's `findings`; the rest is replayed.
+    public static func replay(records: [String], on flows: [Flow], spans: SpanMapping,
+                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> TraceReport {
+        // Each file is read as a stream and each run replayed when it ends: memory holds the runs
+        // still going, not every run read.
+        var builder = TraceReport.Builder(flows: flows, names: spans.flows)
+        for path in records {
+            let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+            RunRecordFormats.read(fileAt: absolute, file: InputDiscovery.displayPath(path, workingDirectory), spans: spans) { builder.add($0) }
+            builder.endOfFile()
+        }
+        return builder.report
     }
 }

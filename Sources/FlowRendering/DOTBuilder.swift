@@ -87,6 +87,10 @@ public struct DOTBuilder: Sendable {
     /// What a diff diagram marks over the flow drawn (see `DiffDOT.swift`); nil for a plain diagram.
     var marks: DiagramMarks?
 
+    /// What recorded runs did on the flow (`flowlens export --trace`, see `TraceDOT.swift`); nil for a
+    /// diagram of the flow alone.
+    public var trace: TraceOverlay?
+
     /// True while drawing a state machine: its findings speak of states ("no such state"), as its
     /// readers do (see `FindingPhrase`).
     var drawsStates = false
@@ -114,7 +118,7 @@ public struct DOTBuilder: Sendable {
         let graph = FlowIndex(flow)
         let firstIndex = graph.index
 
-        let title = self.title(of: flow, status: status) + (marks?.titleRow ?? "")
+        let title = self.title(of: flow, status: status) + (marks?.titleRow ?? "") + traceTitleRow
         let large = layout == .large || (layout == .automatic && flow.steps.count > Self.largeFlowSteps)
 
         lines.append("digraph flow {")
@@ -147,8 +151,11 @@ public struct DOTBuilder: Sendable {
             let stepFindings = Self.findings(findings, of: step, at: i, firstIndex: firstIndex)
             for finding in stepFindings { findingMarks[finding] = .node(id: "step-\(i)") }
             stepElements[i] = .node(id: "step-\(i)")
-            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [], flows: flows)
-            lines.append("  s\(i) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlight.nodeAttributes(i))];")
+            let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown,
+                                            extraRows: (marks?.rows(step: i) ?? []) + traceRows(step: i), flows: flows)
+            let marked = traceStep(i, marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes,
+                                   hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown)
+            lines.append("  s\(i) [\(marked)\(highlight.nodeAttributes(i))];")
         }
 
         // Where each transition is drawn to: a step, or a marked ghost node for a step that does not exist.
@@ -191,10 +198,11 @@ public struct DOTBuilder: Sendable {
                 let attributes = mergedEdge(group.map { t in
                     let transition = flow.transitions[t]
                     let target = firstIndex[transition.to].map { flow.steps[$0].name } ?? transition.to
-                    return (transition, edgeFindings(transition), bothWays ? "to \(target): " : "")
+                    return (transition, edgeFindings(transition), bothWays ? "to \(target): " : "", traceRows(transition: t))
                 }, kindsShown: &kindsShown)
                 let arrowheads = bothWays ? "dir=both" : ""
-                let marked = [marks.map { marks in group.reduce(attributes) { marks.transition($1, $0, kindsShown: &kindsShown) } } ?? attributes,
+                let traced = traceEdge(group, attributes, kindsShown: &kindsShown)
+                let marked = [marks.map { marks in group.reduce(traced) { marks.transition($1, $0, kindsShown: &kindsShown) } } ?? traced,
                               group.map { highlight.edgeAttributes($0) }.first { !$0.isEmpty } ?? "", arrowheads]
                 lines.append("  \(tail) -> \(head) [\(marked.filter { !$0.isEmpty }.joined(separator: ", "))];")
             }
@@ -204,7 +212,8 @@ public struct DOTBuilder: Sendable {
                 let found = edgeFindings(transition)
                 for finding in found where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
                 transitionElements[t] = .edge(tail: tail, head: head)
-                let plain = edgeAttributes(transition, findings: found, kindsShown: &kindsShown)
+                let plain = traceEdge([t], edgeAttributes(transition, findings: found, kindsShown: &kindsShown, extraRows: traceRows(transition: t)),
+                                      kindsShown: &kindsShown)
                 let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain, highlight.edgeAttributes(t)]
                 lines.append("  \(tail) -> \(head) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
             }
@@ -293,8 +302,9 @@ public struct DOTBuilder: Sendable {
     /// `stateMachine`: the label is shown as written (a machine's label that is a type is already the
     /// carried type's name), the carried type only when there is no label.
     /// `labelAttribute`: `xlabel` in the large layout.
+    /// `extraRows` (HTML) go under the label's own rows.
     func edgeAttributes(_ transition: Transition, findings: [Finding], kindsShown: inout Set<String>, stateMachine: Bool = false,
-                        labelAttribute: String = "label") -> String {
+                        labelAttribute: String = "label", extraRows: [String] = []) -> String {
         var attributes: [String] = []
         if transition.kind == .error {
             attributes += ["style=dashed", "color=\"\(style.error)\""]
@@ -305,13 +315,14 @@ public struct DOTBuilder: Sendable {
             attributes += ["color=\"\(worst.colour)\"", "penwidth=2", "fontcolor=\"\(worst.colour)\""]
             markKinds(findings, into: &kindsShown)
         }
-        if let label = edgeLabel(transition, findings: findings, stateMachine: stateMachine) { attributes.append("\(labelAttribute)=<\(label)>") }
+        if let label = edgeLabel(transition, findings: findings, stateMachine: stateMachine, extraRows: extraRows) { attributes.append("\(labelAttribute)=<\(label)>") }
         return attributes.joined(separator: ", ")
     }
 
     /// The HTML label of a transition: its condition or label, its carried type, then its findings in
-    /// a few words, each in its severity's colour. `prefix` (plain text) goes before the first line.
-    func edgeLabel(_ transition: Transition, findings: [Finding], stateMachine: Bool, prefix: String = "") -> String? {
+    /// a few words, each in its severity's colour, then `extraRows` (HTML). `prefix` (plain text) goes
+    /// before the first line.
+    func edgeLabel(_ transition: Transition, findings: [Finding], stateMachine: Bool, prefix: String = "", extraRows: [String] = []) -> String? {
         var label = transition.displayLabel.map(Escaping.graphvizLabel)
         if transition.kind == .error { label = label ?? "on error" }
         if stateMachine {
@@ -319,7 +330,7 @@ public struct DOTBuilder: Sendable {
         } else if let type = transition.carriedType {
             label = (label.map { $0 + " " } ?? "") + "(\(Escaping.graphvizLabel(type.spelling)))"
         }
-        let marks = FindingPhrase.texts(findings, stateMachine: stateMachine || drawsStates).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Escaping.graphvizLabel($0.text))</FONT>" }
+        let marks = FindingPhrase.texts(findings, stateMachine: stateMachine || drawsStates).map { "<FONT COLOR=\"\(SeverityStyle.of($0.severity).colour)\">\(Escaping.graphvizLabel($0.text))</FONT>" } + extraRows
         // The prefix says where the label leads; a transition with nothing to say gets none.
         if !prefix.isEmpty, label != nil || !marks.isEmpty {
             label = label.map { Escaping.graphvizLabel(prefix) + $0 } ?? Escaping.graphvizLabel(String(prefix.dropLast()))
@@ -331,9 +342,10 @@ public struct DOTBuilder: Sendable {
     /// One edge of the large layout standing for several transitions between the same two nodes (see
     /// `diagram(for:findings:flows:)`): every label, one a line (each with its `prefix`), dashed only
     /// when all are error edges, in the colour of the worst finding.
-    func mergedEdge(_ transitions: [(transition: Transition, findings: [Finding], prefix: String)], kindsShown: inout Set<String>) -> String {
+    /// `rows`: each transition's extra label rows (HTML, see `edgeLabel`).
+    func mergedEdge(_ transitions: [(transition: Transition, findings: [Finding], prefix: String, rows: [String])], kindsShown: inout Set<String>) -> String {
         if transitions.count == 1, let only = transitions.first, only.prefix.isEmpty {
-            return edgeAttributes(only.transition, findings: only.findings, kindsShown: &kindsShown, labelAttribute: "xlabel")
+            return edgeAttributes(only.transition, findings: only.findings, kindsShown: &kindsShown, labelAttribute: "xlabel", extraRows: only.rows)
         }
         var attributes: [String] = []
         let all = transitions.flatMap(\.findings)
@@ -346,7 +358,7 @@ public struct DOTBuilder: Sendable {
             attributes += ["color=\"\(worst.colour)\"", "penwidth=2", "fontcolor=\"\(worst.colour)\""]
             markKinds(all, into: &kindsShown)
         }
-        let labels = transitions.compactMap { edgeLabel($0.transition, findings: $0.findings, stateMachine: false, prefix: $0.prefix) }
+        let labels = transitions.compactMap { edgeLabel($0.transition, findings: $0.findings, stateMachine: false, prefix: $0.prefix, extraRows: $0.rows) }
         if !labels.isEmpty { attributes.append("xlabel=<\(labels.joined(separator: "<BR/>"))>") }
         return attributes.joined(separator: ", ")
     }
@@ -363,12 +375,14 @@ public struct DOTBuilder: Sendable {
             ("fail", "◎ ends in failure"), ("error-edge", "⇢ taken on error"),
             ("unreachable", "▢ grey, dashed: never reached"),
             ("error", SeverityStyle.legendText(.error)), ("warning", SeverityStyle.legendText(.warning)), ("note", SeverityStyle.legendText(.note)),
+            ("trace-thickness", TraceOverlay.legendThickness), ("trace-faded", TraceOverlay.legendFaded), ("trace-failure", TraceOverlay.legendFailure),
             ("diff-added", "green: added"), ("diff-removed", "red, dashed: removed"), ("diff-changed", "blue: changed (listed in the step)"),
         ]
         var cells = ""
         for (key, text) in entries where shown.contains(key) {
             let severity = Severity.allCases.first { SeverityStyle.of($0).word == key }
-            let colour = severity.map { SeverityStyle.of($0).colour } ?? DiagramMarks.legendColours[key] ?? style.muted
+            let colour = severity.map { SeverityStyle.of($0).colour } ?? DiagramMarks.legendColours[key]
+                ?? Self.traceLegendColours[key] ?? style.muted
             cells += "<TD><FONT POINT-SIZE=\"9\" COLOR=\"\(colour)\">\(Escaping.graphvizLabel(text))</FONT></TD>"
         }
         cells += highlight.legend()

@@ -61,6 +61,12 @@ public struct MermaidBuilder: Sendable {
     /// The size a diagram must stay under: a margin below Mermaid's limits.
     public var budget = (characters: 45_000, edges: 450)
 
+    /// What recorded runs did on the flow (`flowlens export --trace`), drawn on a flowchart: each
+    /// transition's count in its label and a line that grows with it (`linkStyle`), what no run reached
+    /// faded (class `faded`), failures in red at their step (class `failed`), and the number of runs
+    /// at the start. Nil: the flow alone.
+    public var trace: TraceOverlay?
+
     /// Creates a builder.
     public init() {}
 
@@ -195,6 +201,12 @@ public struct MermaidBuilder: Sendable {
         "classDef ghost fill:#FDECEA,stroke:#C62828,stroke-dasharray:4 3,color:#C62828",
     ]
 
+    /// The classes of a traced flowchart (`trace`): a step no run reached, and one where runs failed.
+    static let traceClassDefinitions = [
+        "classDef faded fill:\(TraceOverlay.fadedFill),stroke:\(TraceOverlay.fadedLine),color:\(TraceOverlay.fadedText)",
+        "classDef failed fill:\(SeverityStyle.of(.error).fill),stroke:\(TraceOverlay.failureColour),stroke-width:2px,color:#2B3340",
+    ]
+
     /// The class for a set of findings: the worst severity (`unreachable` for a step never reached).
     static func findingClass(_ findings: [Finding]) -> String? {
         if FindingPhrase.meansNeverReached(findings) { return "unreachable" }
@@ -255,7 +267,7 @@ public struct MermaidBuilder: Sendable {
                 edges.append("  data -.- \(explicitStart ? "s\(entries[0])" : "begin")")
             }
             if !explicitStart {
-                lines.append("  begin((\(quoted(["start"]))))")
+                lines.append("  begin((\(quoted(["start"] + (trace.map { [$0.titleText] } ?? [])))))")
                 for entry in entries where drawn.contains(entry) { edges.append("  begin --> s\(entry)") }
             }
         }
@@ -273,10 +285,17 @@ public struct MermaidBuilder: Sendable {
             default: shape = step.terminal ? ("([", "])") : ("(", ")")
             }
             // A plain join is a small empty circle.
-            let shown = step.kind == .join && shape.0 == "((" ? "\" \""
-                : quoted([step.name] + Self.rows(step, findings: stepFindings, detailed: detailed, flows: flows))
+            // Failures at a step are drawn as findings are: a line each, and the step's class.
+            let failures = trace.map { $0.failures(at: i).map(TraceOverlay.failureMark) } ?? []
+            let runsRow = explicitStart && i == entries[0] ? (trace.map { [$0.titleText] } ?? []) : []
+            let shown = step.kind == .join && shape.0 == "((" && failures.isEmpty ? "\" \""
+                : quoted([step.name] + Self.rows(step, findings: stepFindings, detailed: detailed, flows: flows) + runsRow + failures)
             lines.append("  s\(i)\(shape.0)\(shown)\(shape.1)")
-            if let c = Self.findingClass(stepFindings) {
+            if !failures.isEmpty {
+                classes.append(("s\(i)", "failed"))
+            } else if let trace, trace.runs > 0, trace.unreachedSteps.contains(i), Self.findingClass(stepFindings) == nil {
+                classes.append(("s\(i)", "faded"))
+            } else if let c = Self.findingClass(stepFindings) {
                 classes.append(("s\(i)", c))
             } else if step.kind == .end || step.terminal {
                 classes.append(("s\(i)", "endStep"))
@@ -288,7 +307,7 @@ public struct MermaidBuilder: Sendable {
         var missing = MissingTargets()
         var stubs: [Int: String] = [:]
         var linkStyles: [(Int, String)] = []
-        for transition in flow.transitions {
+        for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from], drawn.contains(from) else { continue }
             var target: String
             if let to = firstIndex[transition.to] {
@@ -317,14 +336,23 @@ public struct MermaidBuilder: Sendable {
             if let type = transition.carriedType, detailed { text = (text.map { $0 + " " } ?? "") + "(\(type.spelling))" }
             if let text { rows.append(text) }
             rows += FindingPhrase.texts(edgeFindings).map(\.text)
-            if let worst = SeverityStyle.worst(edgeFindings) { linkStyles.append((edges.count, worst.colour)) }
+            if let count = trace?.edgeText(t) { rows.append(count) }
+            let worst = SeverityStyle.worst(edgeFindings)
+            if let width = trace?.edgeWidth(t) {
+                linkStyles.append((edges.count, (worst.map { "stroke:\($0.colour)," } ?? "") + "stroke-width:\(TraceOverlay.widthText(width))px"))
+            } else if let trace, trace.runs > 0, trace.untakenTransitions.contains(t) {
+                linkStyles.append((edges.count, "stroke:\(worst?.colour ?? TraceOverlay.fadedLine)" + (worst == nil ? "" : ",stroke-width:2px")))
+            } else if let worst {
+                linkStyles.append((edges.count, "stroke:\(worst.colour),stroke-width:2px"))
+            }
             let arrow = transition.kind == .error ? "-.->" : transition.kind == .parallel ? "==>" : "-->"
             edges.append("  s\(from) \(arrow)\(rows.isEmpty ? "" : "|\(quoted(rows))|") \(target)")
         }
         lines += edges
         lines += Self.classDefinitions.map { "  " + $0 }
+        if trace != nil { lines += Self.traceClassDefinitions.map { "  " + $0 } }
         for (node, c) in classes { lines.append("  class \(node) \(c)") }
-        for (n, colour) in linkStyles { lines.append("  linkStyle \(n) stroke:\(colour),stroke-width:2px") }
+        for (n, style) in linkStyles { lines.append("  linkStyle \(n) \(style)") }
         lines.append("  " + Self.labelsComment(meant))
         return Self.guarded(lines).joined(separator: "\n") + "\n"
     }
@@ -362,11 +390,13 @@ public struct MermaidBuilder: Sendable {
     /// A `stateDiagram-v2` of a state machine, its composite states drawn nested with the machines in `flows`.
     func stateDiagram(_ flow: Flow, findings: [Finding], flows: [Flow], detailed: Bool) -> String {
         var writer = MermaidMachineWriter(flows: flows, findings: findings, detailed: detailed)
+        writer.trace = trace
         writer.draw(flow, prefix: "", indent: "  ", stack: [flow.id], outer: [:])
         var lines = ["stateDiagram-v2", "  " + Self.comment(flow, "state machine")]
         lines += writer.lines
         lines += writer.crossing
         lines += Self.classDefinitions.map { "  " + $0 }
+        if trace != nil { lines += Self.traceClassDefinitions.map { "  " + $0 } }
         for (node, c) in writer.classes { lines.append("  class \(node) \(c)") }
         lines.append("  " + Self.labelsComment(writer.meant))
         return Self.guarded(lines).joined(separator: "\n") + "\n"
@@ -385,6 +415,10 @@ struct MermaidMachineWriter {
     var crossing: [String] = []
     /// The text of every label, as meant: for the `flowlens-labels` comment.
     var meant: [String] = []
+    /// What recorded runs did on the machine drawn (not on the sub-machines inside its composites):
+    /// counts in transition labels, failures at their states, unreached states faded. A state
+    /// diagram has no line widths.
+    var trace: TraceOverlay?
     private var clusters = 0
 
     init(flows: [Flow], findings: [Finding], detailed: Bool) {
@@ -411,6 +445,7 @@ struct MermaidMachineWriter {
         let findings = self.findings.filter { $0.flow == flow.id }
         let graph = FlowIndex(flow)
         let firstIndex = graph.index
+        let trace = prefix.isEmpty && (self.trace?.runs ?? 0) > 0 ? self.trace : nil
         func id(_ i: Int) -> String { "\(prefix)s\(i)" }
         let pseudo = Set(flow.steps.indices.filter { flow.steps[$0].kind == .start || flow.steps[$0].kind == .end })
         let entries = graph.entries
@@ -439,8 +474,13 @@ struct MermaidMachineWriter {
             } else {
                 let rows = MermaidBuilder.rows(step, findings: stepFindings, detailed: detailed, flows: flows, stateMachine: true,
                                                nesting: .ownDiagram)
-                lines.append("\(indent)state \(quoted([step.name] + rows)) as \(id(i))")
-                if let c = MermaidBuilder.findingClass(stepFindings) {
+                let failures = trace.map { $0.failures(at: i).map(TraceOverlay.failureMark) } ?? []
+                lines.append("\(indent)state \(quoted([step.name] + rows + failures)) as \(id(i))")
+                if !failures.isEmpty {
+                    classes.append((id(i), "failed"))
+                } else if let trace, trace.unreachedSteps.contains(i), MermaidBuilder.findingClass(stepFindings) == nil {
+                    classes.append((id(i), "faded"))
+                } else if let c = MermaidBuilder.findingClass(stepFindings) {
                     classes.append((id(i), c))
                 } else if step.kind == .fail {
                     classes.append((id(i), "failStep"))
@@ -456,7 +496,7 @@ struct MermaidMachineWriter {
         // Begin and End are `[*]`; a machine whose entry is not a Begin starts from `[*]` too.
         for entry in entries where !pseudo.contains(entry) { lines.append("\(indent)[*] --> \(id(entry))") }
         var missing = MissingTargets()
-        for transition in flow.transitions {
+        for (t, transition) in flow.transitions.enumerated() {
             guard let from = firstIndex[transition.from] else { continue }
             let source = pseudo.contains(from) ? "[*]" : id(from)
             let target: String
@@ -478,6 +518,7 @@ struct MermaidMachineWriter {
             var rows: [String] = []
             if let text = transition.displayLabel ?? transition.carriedType.map(\.spelling) { rows.append(text) }
             rows += FindingPhrase.texts(edgeFindings, stateMachine: true).map(\.text)
+            if let count = trace?.edgeText(t) { rows.append(count) }
             let line = "\(source) --> \(target)\(rows.isEmpty ? "" : " : \(unquoted(rows))")"
             if crosses { crossing.append("  " + line) } else { lines.append(indent + line) }
         }

@@ -35,7 +35,7 @@ extension DOTBuilder {
         var writer = MachineWriter(builder: builder, flows: flows, findings: findings)
         _ = writer.draw(flow, scope: MachineScope(cluster: nil), indent: "  ", depth: 0, stack: [flow.id], outer: [:])
 
-        let title = self.title(of: flow, status: FlowStatus(of: flow, findings: findings, flows: flows)) + (marks?.titleRow ?? "")
+        let title = self.title(of: flow, status: FlowStatus(of: flow, findings: findings, flows: flows)) + (marks?.titleRow ?? "") + traceTitleRow
 
         var lines = ["digraph flow {"]
         lines.append("  graph [rankdir=TB, labelloc=t, labeljust=l, fontname=\"\(style.font)\", fontsize=13, fontcolor=\"\(style.ink)\", nodesep=0.35, ranksep=0.45, pad=0.2, compound=true, label=<\(title)>];")
@@ -206,6 +206,9 @@ struct MachineWriter {
         let findings = self.findings.filter { $0.flow == flow.id }
         // Diff marks apply to the machine drawn, not to the sub-machines inside its composites.
         let marks = scope.cluster == nil ? builder.marks : nil
+        // So do the recorded runs: the overlay counts this machine's steps and transitions only.
+        var traced = builder
+        if scope.cluster != nil { traced.trace = nil }
         // This machine's edges go before those of its sub-machines, which are drawn (recursively) first.
         let edgeStart = edges.count
         var own: [String] = []
@@ -246,7 +249,8 @@ struct MachineWriter {
                 clusters += 1
                 let inner = MachineScope(cluster: n)
                 nodes.append("\(indent)subgraph cluster_\(n) {")
-                nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? []))
+                nodes.append("\(indent)  " + builder.clusterAttributes(step, id: "cluster-\(n)", depth: depth + 1, findings: stepFindings, kindsShown: &kindsShown,
+                                                                    extraRows: (marks?.rows(step: i) ?? []) + traced.traceRows(step: i)))
                 if let overrides = marks?.cluster(i, kindsShown: &kindsShown) { nodes.append("\(indent)  graph [\(overrides)];") }
                 let (entry, exit) = draw(sub, scope: inner, indent: indent + "  ", depth: depth + 1, stack: stack + [sub.id], outer: visible)
                 nodes.append("\(indent)}")
@@ -255,8 +259,11 @@ struct MachineWriter {
                 for finding in stepFindings { findingMarks[finding] = .node(id: scope.stepID(i)) }
                 if scope.cluster == nil { stepElements[i] = .node(id: scope.stepID(i)) }
                 let highlighted = scope.cluster == nil ? builder.highlight.nodeAttributes(i) : ""
-                let attributes = builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown, extraRows: marks?.rows(step: i) ?? [])
-                nodes.append("\(indent)\(scope.stepNode(i)) [\(marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes)\(highlighted)];")
+                let attributes = builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown,
+                                                         extraRows: (marks?.rows(step: i) ?? []) + traced.traceRows(step: i))
+                let marked = traced.traceStep(i, marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes,
+                                              hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown)
+                nodes.append("\(indent)\(scope.stepNode(i)) [\(marked)\(highlighted)];")
             }
         }
         func head(_ i: Int) -> (node: String, cluster: String?) { anchors[i].map { ($0.entry, $0.cluster) } ?? (scope.stepNode(i), nil) }
@@ -297,7 +304,8 @@ struct MachineWriter {
                 headCluster = nil
             }
             let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
-            let plain = builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true)
+            let plain = traced.traceEdge([t], builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true,
+                                                                     extraRows: traced.traceRows(transition: t)), kindsShown: &kindsShown)
             let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain,
                               scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")
             if backwards.contains(t) {

@@ -316,13 +316,15 @@ struct Export: ParsableCommand {
         discussion: """
             Diagrams are named after their flows (made safe as file names) and show the findings: \
             the offending step or edge is marked with its rule. Every file is written atomically. \
-            The findings are printed as 'check' prints them, and the exit status is the same.
+            The findings are printed as 'check' prints them, and the exit status is the same \
+            (2 when a --trace file, or a line in one, cannot be read: the rest is drawn).
 
             EXAMPLES
               flowlens export samples --output output
               flowlens export Flows --output docs/flows --format png
               flowlens export Flows --output docs/flows --format png --scale 2
               flowlens export Flows --output review --format html
+              flowlens export Flows --output review --format html --trace runs.jsonl
             """)
 
     @OptionGroup var input: InputOptions
@@ -341,6 +343,13 @@ struct Export: ParsableCommand {
 
     @Option(help: ArgumentHelp("How many diagrams to render at once, each in a worker process of its own (default: the number of cores); 1 renders in this process. The files are the same either way.", valueName: "n"))
     var jobs: Int?
+
+    @Option(name: .customLong("trace"),
+            help: ArgumentHelp("A file of run records (Flow-iOS run summaries, JSON-lines events or OTLP JSON traces, read as 'flowlens trace' reads them), repeatable: each diagram shows how many runs took each transition, fades what no run reached and marks where runs failed; the review page tells what really happens.", valueName: "file"))
+    var traceFiles: [String] = []
+
+    /// The runs matched to no flow listed on standard error, at most.
+    static let unmatchedShown = 10
 
     func validate() throws {
         if let jobs, jobs < 1 {
@@ -366,6 +375,13 @@ struct Export: ParsableCommand {
         if workers > 1, report.graph.flows.count > 1, let executable = Bundle.main.executablePath {
             exporter.renderer = .workers(executable: executable, arguments: ["render-worker"], count: workers)
         }
+        // The records are replayed on the flows this run read, as `flowlens trace` replays them.
+        var replay: TraceReport?
+        if !traceFiles.isEmpty {
+            let replayed = FlowLens.replay(records: traceFiles, on: report.graph.flows, spans: result.configuration.spans)
+            exporter.traces = FlowLens.traceOverlays(of: replayed, flows: report.graph.flows)
+            replay = replayed
+        }
         let progress = ProgressLine("rendering", total: report.graph.flows.count)
         exporter.progress = { progress.advance() }
         defer { progress.finish() }
@@ -388,9 +404,25 @@ struct Export: ParsableCommand {
         }
         for item in failures { Output.error("flowlens: error: \(item.description)\n") }
         failed = !failures.isEmpty
+        if let replay {
+            // As `flowlens trace` reports them: each unreadable line at its place (exit 2), and the runs
+            // matched to no flow with why (the first few: a log of other apps' flows could hold millions).
+            if !replay.findings.isEmpty { Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: replay.findings))) }
+            for run in replay.unmatched.prefix(Self.unmatchedShown) {
+                Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n")
+            }
+            if replay.unmatched.count > Self.unmatchedShown {
+                Output.error("flowlens: \(Plural.count(replay.unmatched.count - Self.unmatchedShown, "more run")) matched to no flow ('flowlens trace' lists them all)\n")
+            }
+            failed = failed || !replay.findings.isEmpty
+        }
         try Output.write(TextReporter().report(report))
         if !input.quiet {
             Output.error(TextReporter().summary(report))
+            if let replay {
+                let runs = replay.traces.reduce(0) { $0 + $1.runs }
+                Output.error("drew \(Plural.count(runs, "recorded run")) on \(Plural.count(replay.traces.count, "flow"))\n")
+            }
             Output.error("wrote \(Plural.count(written.count, "file")) to \(output)\n")
             if clean { Output.error("removed \(Plural.count(removed.count, "stale diagram"))\n") }
         }
