@@ -92,6 +92,11 @@ public struct Replayer: Sendable {
     let ends: [Int]
     /// The flow's failing ends (`fail` steps), in step order.
     let fails: [Int]
+    /// Per transition: the step it leads to (nil: none of the flow's).
+    let targets: [Int?]
+    /// Per transition: the parallel split it leaves (a step of kind `parallel`, or the source of a
+    /// transition of kind `parallel`), nil for any other.
+    let forkAt: [Int?]
     /// The way found for each move made so far (`from` × `to`; nil: none), so that each move is
     /// searched once however many runs make it.
     var ways: [Int: [Int]?] = [:]
@@ -111,6 +116,11 @@ public struct Replayer: Sendable {
         ends = flow.steps.indices.filter { flow.steps[$0].kind == .end }
         fails = flow.steps.indices.filter { flow.steps[$0].kind == .fail }
         lastRun = Array(repeating: 0, count: flow.steps.count)
+        let index = graph.index
+        targets = flow.transitions.map { index[$0.to] }
+        forkAt = flow.transitions.map { transition in
+            index[transition.from].flatMap { transition.kind == .parallel || flow.steps[$0].kind == .parallel ? $0 : nil }
+        }
     }
 
     /// The step a record names: by id, else by name.
@@ -180,20 +190,49 @@ public struct Replayer: Sendable {
     mutating func take(_ way: [Int], except: Int? = nil) {
         for transition in way {
             trace.transitionCounts[transition] += 1
-            if let to = graph.index[flow.transitions[transition].to], to != except { visit(to) }
+            if let to = targets[transition], to != except { visit(to) }
         }
     }
 
-    /// Whether a way forks the run: it leaves a parallel split (a step of kind `parallel`, or a
-    /// transition of kind `parallel`), whose other branches run too.
-    func splits(_ way: [Int], from: Int?) -> [Int] {
-        var found: [Int] = []
-        if let from, flow.steps[from].kind == .parallel || way.first.map({ flow.transitions[$0].kind == .parallel }) == true { found.append(from) }
+    /// Notes in `forks` the parallel splits a way leaves (a step of kind `parallel`, or a transition
+    /// of kind `parallel`): their other branches run too.
+    func noteSplits(_ way: [Int], in forks: inout [Int]) {
         for transition in way {
-            guard let source = graph.index[flow.transitions[transition].from], source != from else { continue }
-            if flow.steps[source].kind == .parallel || flow.transitions[transition].kind == .parallel { found.append(source) }
+            if let source = forkAt[transition], !forks.contains(source) { forks.append(source) }
         }
-        return found
+    }
+
+    /// Moves a token of the run (`tokens`; `forks`, the splits it passed) to `step` by the way found
+    /// from a branch's step or a split passed; false when none leads there.
+    mutating func move(to step: Int, tokens: inout [Int], forks: inout [Int]) -> Bool {
+        // The latest branch first (the only one, most of the time), then the others, then the splits passed.
+        var origin = tokens.last
+        var found = self.way(from: origin, to: step)
+        if found == nil, tokens.count + forks.count > 1 {
+            for other in tokens.dropLast().reversed() + forks.reversed() {
+                found = self.way(from: other, to: step)
+                if found != nil { origin = other; break }
+            }
+        }
+        if let way = found {
+            take(way, except: step)
+            noteSplits(way, in: &forks)
+            if let origin, let at = tokens.lastIndex(of: origin) { tokens.remove(at: at) }
+            // Branches that meet where this way passes a join end there: their way into it is
+            // taken too. Once they are one again, the splits passed have no branch left to start.
+            for transition in way {
+                guard let join = targets[transition], flow.steps[join].kind == .join else { continue }
+                for other in tokens.reversed() {
+                    guard let into = self.way(from: other, to: join) else { continue }
+                    take(into, except: join)
+                    tokens.removeAll { $0 == other }
+                }
+                if tokens.isEmpty { forks.removeAll() }
+            }
+            tokens.append(step)
+            return true
+        }
+        return false
     }
 
     /// Replays one run's events, in order.
@@ -211,37 +250,6 @@ public struct Replayer: Sendable {
         defer {
             if trace.paths[visited] != nil || trace.paths.count < FlowTrace.pathLimit { trace.paths[visited, default: 0] += 1 } else { trace.otherPaths += 1 }
         }
-        /// Moves a token to `step` by the way found from a branch's step or a split passed; false when none leads there.
-        func move(to step: Int) -> Bool {
-            // The latest branch first (the only one, most of the time), then the others, then the splits passed.
-            var origin = tokens.last
-            var found = self.way(from: origin, to: step)
-            if found == nil, tokens.count + forks.count > 1 {
-                for other in tokens.dropLast().reversed() + forks.reversed() {
-                    found = self.way(from: other, to: step)
-                    if found != nil { origin = other; break }
-                }
-            }
-            if let way = found {
-                take(way, except: step)
-                forks += splits(way, from: origin).filter { !forks.contains($0) }
-                if let origin, let at = tokens.lastIndex(of: origin) { tokens.remove(at: at) }
-                // Branches that meet where this way passes a join end there: their way into it is
-                // taken too. Once they are one again, the splits passed have no branch left to start.
-                for transition in way {
-                    guard let join = graph.index[flow.transitions[transition].to], flow.steps[join].kind == .join else { continue }
-                    for other in tokens.reversed() {
-                        guard let into = self.way(from: other, to: join) else { continue }
-                        take(into, except: join)
-                        tokens.removeAll { $0 == other }
-                    }
-                    if tokens.isEmpty { forks.removeAll() }
-                }
-                tokens.append(step)
-                return true
-            }
-            return false
-        }
         for event in events {
             switch event.kind {
             case .start:
@@ -257,7 +265,7 @@ public struct Replayer: Sendable {
                     running.insert(step)
                     continue
                 }
-                if !move(to: step) {
+                if !move(to: step, tokens: &tokens, forks: &forks) {
                     FlowTrace.note(.noTransition(from: tokens.last, to: step), in: &trace.deviations, run: event.run, at: event.location)
                     if !tokens.isEmpty { tokens.removeLast() }
                     tokens.append(step)
@@ -278,7 +286,7 @@ public struct Replayer: Sendable {
                    let group = flow.steps.indices.first(where: { index in
                        flow.steps[index].kind == .group && (event.key == nil || flow.steps[index].group?.inputKey == event.key)
                            && (tokens.last == index || way(from: tokens.last, to: index) != nil)
-                   }), tokens.last != group, move(to: group) {
+                   }), tokens.last != group, move(to: group, tokens: &tokens, forks: &forks) {
                     visit(group)
                     if visited.last != group { visited.append(group) }
                 }
