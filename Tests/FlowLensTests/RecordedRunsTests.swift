@@ -1,0 +1,195 @@
+import FlowLens
+import FlowLensTestSupport
+import Foundation
+import Testing
+
+/// The recorded runs in `samples/runs/` (issue 19, "Done when"): simulated runs of the samples' own
+/// flows, by their libraries' run-time semantics, written in the three record formats by a committed
+/// generator (`Tests/Support/RunGenerator.swift`, `RunWriters.swift`, `SampleRuns.swift`). Here they
+/// are read by the real readers and replayed by `FlowLens.trace`, as `flowlens trace samples/runs/…
+/// samples` does, and what the replay finds is compared with what the generator did.
+@Suite("Recorded runs of the samples")
+struct RecordedRunsTests {
+    /// The samples' flows, as `flowlens check samples` reads them.
+    static let graph = SourceLoader().load(paths: ["samples"], workingDirectory: packageRoot)
+    static let files = SampleRuns.files(graph.flows)
+    /// `flowlens trace samples/runs/* samples`.
+    static let traced = FlowLens.trace(records: files.map { SampleRuns.folder + "/" + $0.name }, paths: ["samples"],
+                                       workingDirectory: packageRoot).report
+
+    @Test("the committed files are what the generator writes (FLOWLENS_UPDATE_GOLDEN=1 rewrites them)")
+    func committedFilesAreGenerated() throws {
+        let folder = packageRoot + "/" + SampleRuns.folder
+        for file in Self.files {
+            let path = folder + "/" + file.name
+            if ProcessInfo.processInfo.environment["FLOWLENS_UPDATE_GOLDEN"] == "1" {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try file.text.write(toFile: path, atomically: true, encoding: .utf8)
+                Issue.record("\(file.name) was rewritten; run the tests again without FLOWLENS_UPDATE_GOLDEN")
+                continue
+            }
+            let committed = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(committed == file.text, "\(file.name) differs from what the generator writes")
+        }
+        // Same seed, same bytes.
+        #expect(SampleRuns.files(Self.graph.flows).map(\.text) == Self.files.map(\.text))
+        let total = Self.files.reduce(0) { $0 + $1.text.utf8.count }
+        #expect(total < 1_000_000)
+    }
+
+    @Test("run files in samples/ are not read as flows: check samples reads the same files with and without them")
+    func runsAreNotFlows() {
+        let files = Self.graph.files
+        #expect(!files.contains { $0.hasPrefix(SampleRuns.folder) })
+        #expect(!Self.graph.loadFindings.contains { $0.location?.file.hasPrefix(SampleRuns.folder) ?? false })
+    }
+
+    /// The truth about one flow's runs across all files: what the generator did, in the order the
+    /// records show the runs, with runs named as the readers name them.
+    static func truth(_ flow: String) -> RunTally {
+        var tally = RunTally()
+        for file in files {
+            for var run in file.runs where run.flow == flow {
+                run.id = file.recordedID[run.id] ?? run.id
+                tally.add(run)
+            }
+        }
+        return tally
+    }
+
+    /// The replay of one flow, in the truth's terms.
+    static func replayed(_ flowID: String) -> RunTally {
+        var tally = RunTally()
+        guard let flow = traced.flows.first(where: { $0.id == flowID }), let trace = traced.traces.first(where: { $0.flow == flowID }) else { return tally }
+        let name = { (step: Int?) in step.map { flow.steps[$0].id } ?? "the start" }
+        tally.runs = trace.runs
+        for (i, count) in trace.stepVisits.enumerated() where count > 0 { tally.visits[flow.steps[i].id, default: 0] += count }
+        for (i, count) in trace.transitionCounts.enumerated() where count > 0 { tally.transitions[i] = count }
+        tally.endings = trace.endings
+        for (failure, example) in trace.failures {
+            tally.failures["\(name(failure.step)) \(failure.reason) \(failure.key ?? "-")"] = .init(count: example.count, run: example.run)
+        }
+        for (stop, example) in trace.stops { tally.stops["\(name(stop.step)) \(stop.reason)"] = .init(count: example.count, run: example.run) }
+        for (deviation, example) in trace.deviations {
+            switch deviation {
+            case let .unknownStep(step): tally.drift["unknown \(step)"] = .init(count: example.count, run: example.run)
+            case let .noTransition(from, to): tally.drift["\(name(from)) → \(name(to))"] = .init(count: example.count, run: example.run)
+            }
+        }
+        for (path, count) in trace.paths { tally.paths[path.isEmpty ? "no step" : path.map { flow.steps[$0].id }.joined(separator: " → "), default: 0] += count }
+        return tally
+    }
+
+    /// `from → to` of transition `index` of `flow`.
+    static func edge(_ flow: String, _ index: Int) -> String {
+        let transition = graph.flows.first { $0.id == flow }!.transitions[index]
+        return "\(transition.from) → \(transition.to)"
+    }
+
+    static func edges(_ flow: String, _ counts: [Int: Int]) -> [String: Int] {
+        Dictionary(counts.map { (edge(flow, $0.key) + " #\($0.key)", $0.value) }, uniquingKeysWith: +)
+    }
+
+    @Test("every record is read, and every run is matched to the flow it is a run of")
+    func readAndMatched() {
+        let problems = Self.traced.findings.filter { $0.location?.file.hasPrefix(SampleRuns.folder) ?? true }
+        #expect(problems.map(\.message) == [])
+        // The runs that start no step (an empty group first) are the only ones left unmatched (see `groupAlwaysFails`).
+        var startNoStep: [String] = []
+        var runsByFlow: [String: Int] = [:]
+        for file in Self.files {
+            for run in file.runs {
+                if run.events.contains(where: { $0.kind == .start }) { runsByFlow[run.flow, default: 0] += 1 } else {
+                    // Reported at its first record: the first key it started with, two lines below the
+                    // summary's header (`====== Flow Summary ======`, `… [DataBucket] start with:`).
+                    let header = (file.recordedID[run.id] ?? run.id).split(separator: ":")
+                    startNoStep.append("\(header[0]):\(Int(header[1])! + 2) it names no flow and starts no step")
+                }
+            }
+        }
+        #expect(Self.traced.unmatched.map { "\($0.location.file):\($0.location.line) \($0.reason)" } == startNoStep)
+        #expect(Dictionary(uniqueKeysWithValues: Self.traced.traces.map { ($0.flow, $0.runs) }) == runsByFlow)
+    }
+
+    /// Flows whose replay agrees with the generator in every count.
+    @Test("the replay counts exactly what the runs did", arguments: [
+        "BrokenFlowsViewController.openBillingForEnterprise", "onboarding", "LoginFlow", "CreateAccount",
+    ])
+    func exactCounts(_ flow: String) {
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        #expect(truth.runs > 0)
+        #expect(replay.runs == truth.runs)
+        #expect(replay.visits == truth.visits)
+        #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
+        #expect(replay.endings == truth.endings)
+        #expect(replay.failures == truth.failures)
+        #expect(replay.stops == truth.stops)
+        #expect(replay.drift == truth.drift)
+        #expect(replay.paths == truth.paths)
+    }
+
+    /// The truth without the ways failed runs took to a fail exit (an error transition and the exit).
+    static func withoutFailureExits(_ truth: RunTally, _ flowID: String) -> RunTally {
+        let flow = graph.flows.first { $0.id == flowID }!
+        var truth = truth
+        for (index, transition) in flow.transitions.enumerated() where transition.kind == .error { truth.transitions[index] = nil }
+        for step in flow.steps where step.kind == .fail { truth.visits[step.id] = nil }
+        return truth
+    }
+
+    @Test("a failed step's error transition to a fail exit: everything else is counted exactly", arguments: ["checkout", "charge-card"])
+    func failureExits(_ flow: String) {
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        #expect(truth.runs > 0)
+        #expect(replay.runs == truth.runs)
+        #expect(replay.endings == truth.endings)
+        #expect(replay.failures == truth.failures)
+        #expect(replay.stops == truth.stops)
+        #expect(replay.drift == truth.drift)
+        #expect(replay.paths == truth.paths)
+        let known = Self.withoutFailureExits(truth, flow)
+        #expect(replay.visits == known.visits)
+        #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, known.transitions))
+        // The runs whose step failed went on along its error transition to the fail exit (`kind:
+        // error` → `kind: fail`): that way is taken, and the exit reached, but not counted.
+        withKnownIssue("Replayer counts the way to an exit only for a successful run: a failed step's error transition to its fail exit is never counted") {
+            #expect(replay.visits == truth.visits)
+            #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
+        }
+    }
+
+    @Test("a Flow-iOS group: its instances, an empty list and a failing element")
+    func groups() {
+        let flow = "AlbumViewController.uploadAlbum"
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        #expect(replay.runs == truth.runs)
+        #expect(replay.endings == truth.endings)
+        #expect(replay.failures == truth.failures)
+        // A group runs at most `maxConcurrentOperationCount` (3) operations at once: the fourth element's
+        // operation starts after one of the first three finished. All are one visit of the group.
+        withKnownIssue("Replayer takes a group instance that starts after another instance finished for a new visit, and a move from the group to itself off the graph") {
+            #expect(replay.drift == truth.drift)
+            #expect(replay.visits["UploadSingleImageOp"] == truth.visits["UploadSingleImageOp"])
+        }
+        // An empty list: the run reached the group (its dispatcher found nothing to run) and stopped there.
+        withKnownIssue("Replayer puts an empty group's stop at the step before the group (the stop names the group's input key), and counts no move into the group") {
+            #expect(replay.stops == truth.stops)
+            #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
+            #expect(replay.paths == truth.paths)
+        }
+    }
+
+    @Test("a Flow-iOS group whose element operation always fails on a key the group's private bucket lacks")
+    func groupAlwaysFails() {
+        let flow = "BrokenFlowsViewController.watermarkSelection"
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        // Runs whose list was empty start no step: the summary has only the keys the run started with
+        // (`images`, `watermarkText`), which only this flow starts with.
+        let empty = truth.stops.filter { $0.key.hasSuffix(" empty-group") }.map(\.value.count).reduce(0, +)
+        #expect(replay.failures == truth.failures)
+        withKnownIssue("RunMatcher leaves a run that starts no step unmatched, although the keys it started with name one flow") {
+            #expect(replay.runs == truth.runs)
+        }
+        #expect(replay.runs == truth.runs - empty)
+    }
+}

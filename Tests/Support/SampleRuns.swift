@@ -1,0 +1,96 @@
+import FlowModel
+import Foundation
+
+/// The recorded runs committed in `samples/runs/`: simulated runs of the samples' own flows
+/// (`RunSimulator`), written in the three record formats (`RunWriters.swift`). The replay tests read
+/// them with the real readers and compare what the replay finds with the generator's own truth;
+/// a test regenerates them and compares bytes (rewritten with `FLOWLENS_UPDATE_GOLDEN=1`).
+public enum SampleRuns {
+    /// One file of records, and the runs it holds.
+    public struct File: Sendable {
+        /// The file's name in `samples/runs/`.
+        public var name: String
+        public var text: String
+        /// The runs, in the order the records first show each (sub-flows' runs included).
+        public var runs: [SimulatedRun]
+        /// How the records name each run (Flow-iOS's summaries name none: the reader calls a run by
+        /// its file and first line), by the generator's run id.
+        public var recordedID: [String: String]
+    }
+
+    /// The folder the files are committed in, relative to the package root.
+    public static let folder = "samples/runs"
+
+    /// The files, made from `flows` (the samples' flows as the loaders read them). Same flows, same bytes.
+    public static func files(_ flows: [Flow]) -> [File] {
+        func flow(_ id: String) -> Flow {
+            guard let found = flows.first(where: { $0.id == id }) else { fatalError("sample flow \(id) not read") }
+            return found
+        }
+        let typeName: @Sendable (Step) -> String = { $0.name }
+        var files: [File] = []
+
+        // Flow-iOS: the album screens' flows, as the app's log collects their summaries. (Not the
+        // share flows: `shareAlbum` and `shareAlbumByLinkOrEmail` start with the same keys and the same
+        // operations, so a summary of either that takes the "link" case fits both, and FlowLens rightly
+        // leaves it unmatched.)
+        var uploadData = RunData()
+        uploadData.elements["images"] = ["IMG_0412.jpg", "IMG_0413.jpg", "IMG_0420.HEIC", "beach.png", "IMG_0431.jpg"]
+        uploadData.renames["SaveAlbumOp"] = "SaveAlbumToCloudOp"
+        uploadData.driftSteps = ["SaveAlbumOp"]
+        var upload = RunSimulator(flow: flow("AlbumViewController.uploadAlbum"), data: uploadData, seed: 0x5A1B_0004, recordName: typeName)
+        var watermarkData = RunData()
+        watermarkData.elements["images"] = ["IMG_0412.jpg", "IMG_0413.jpg", "cover.png"]
+        var watermark = RunSimulator(flow: flow("BrokenFlowsViewController.watermarkSelection"), data: watermarkData, seed: 0x5A1B_0005,
+                                     recordName: typeName)
+        var billingData = RunData()
+        billingData.choices["plan"] = [("enterprise", 1)]
+        var billing = RunSimulator(flow: flow("BrokenFlowsViewController.openBillingForEnterprise"), data: billingData, seed: 0x5A1B_0003,
+                                   recordName: typeName)
+        var albumRuns = upload.runs(130) { "upload-\($0)" } + watermark.runs(40) { "watermark-\($0)" } + billing.runs(30) { "billing-\($0)" }
+        var mixer = SplitMix64(seed: 0x5A1B_00FF)
+        for i in albumRuns.indices.reversed() where i > 0 { albumRuns.swapAt(i, mixer.below(i + 1)) }
+        files.append(flowIOS("photoshare-albums.log", albumRuns, seed: 0x5A1B_0010))
+
+        // FlowLens's JSON lines: the shop's checkout (charging cards in a sub-flow) and onboarding.
+        var checkoutData = RunData()
+        checkoutData.choices["paymentMethod"] = [("card", 5), ("invoice", 2), ("pickup", 2)]
+        checkoutData.renames["createInvoice"] = "createInvoiceV2"
+        var checkoutMix = RunMix()
+        checkoutMix.noCase = 0
+        checkoutMix.emptyGroup = 0
+        checkoutMix.elementFailure = 0
+        var checkout = RunSimulator(flow: flow("checkout"), subflows: [flow("charge-card")], mix: checkoutMix, data: checkoutData, seed: 0xC0DE_0001)
+        var onboarding = RunSimulator(flow: flow("onboarding"), mix: checkoutMix, seed: 0xC0DE_0002)
+        var shopRuns = checkout.runs(200) { "co-\(String($0 * 7919 % 100_000, radix: 16))" } + onboarding.runs(100) { "ob-\(String($0 * 7919 % 100_000, radix: 16))" }
+        mixer = SplitMix64(seed: 0xC0DE_00FF)
+        for i in shopRuns.indices.reversed() where i > 0 { shopRuns.swapAt(i, mixer.below(i + 1)) }
+        let lines = RunEventLinesWriter.write(shopRuns, seed: 0xC0DE_0010)
+        files.append(File(name: "shop-events.jsonl", text: lines.text, runs: lines.order.map { id in shopRuns.flatMap { [$0] + $0.children }.first { $0.id == id }! },
+                          recordedID: [:]))
+
+        // OpenTelemetry: the FlowKit login machine, one export request, and the Collector's file
+        // exporter's one request a line.
+        var loginData = RunData()
+        // onAuthenticate returns .forgotPass only for an expired password.
+        loginData.moveWeights["Authenticate → ForgotPass"] = 1
+        loginData.moveWeights["Authenticate → Prompt"] = 3
+        var login = RunSimulator(flow: flow("LoginFlow"), subflows: flows.filter { $0.parent == "LoginFlow" }, mix: checkoutMix, data: loginData,
+                                 seed: 0x0A17_0001)
+        let loginRuns = login.runs(110) { "login-\($0)" }
+        for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(24)), OTLPWriter.Layout.oneRequest),
+                                     ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(24)), .requestPerLine(batch: 12))] {
+            let spans = OTLPWriter.write(runs, seed: 0x0A17_0010 &+ UInt64(runs.count), layout: layout, service: "acme-banking-ios")
+            files.append(File(name: name, text: spans.text, runs: spans.order.map { id in runs.flatMap { [$0] + $0.children }.first { $0.id == id }! },
+                              recordedID: Dictionary(uniqueKeysWithValues: spans.traceIDs.map { ($0.key, $0.value) })))
+        }
+        return files
+    }
+
+    static func flowIOS(_ name: String, _ runs: [SimulatedRun], seed: UInt64) -> File {
+        let written = FlowIOSSummaryWriter.write(runs, seed: seed)
+        var ids: [String: String] = [:]
+        for (run, line) in zip(runs, written.headerLines) { ids[run.id] = "\(folder)/\(name):\(line)" }
+        return File(name: name, text: written.text, runs: runs, recordedID: ids)
+    }
+}
