@@ -361,6 +361,7 @@ public struct RunSimulator: Sendable {
         if entries.isEmpty { entries = [0] }
         var at = rng.pick(entries)
         var unpredictedLeft = scenario == "unpredicted"
+        let initialKeys = Set(inherited == nil ? flow.initialData.map(\.key) : [])
         var errorLeft = scenario == "error"
         var visitedSteps: Set<Int> = []
         var codeDrift: [SimulatedRun.Drift] = []
@@ -416,8 +417,10 @@ public struct RunSimulator: Sendable {
                             failed = (RunEvent.Reason.typeMismatch, read.key, nil, (found.description, wanted.unwrapped.description))
                             break
                         }
-                        if unpredictedLeft, step.kind != .subflow, rng.chance(0.35) {
-                            // The value the definition promises did not come (a server's answer without it).
+                        if unpredictedLeft, step.kind != .subflow, !initialKeys.contains(read.key), rng.chance(0.35) {
+                            // A value an earlier step was to write did not come (a server's answer without
+                            // it), where the definition shows the write on every run. (Not a key the run
+                            // started with: a literal initial bucket always has its keys.)
                             unpredictedLeft = false
                             bucket[read.key] = nil
                             failed = (RunEvent.Reason.missingKey, read.key, nil, nil)
