@@ -31,6 +31,8 @@ struct RecordedRunsTests {
             let committed = try String(contentsOfFile: path, encoding: .utf8)
             #expect(committed == file.text, "\(file.name) differs from what the generator writes")
         }
+        // `readBack` reads each of them.
+        #expect(Self.files.map(\.name) == ["photoshare-albums.log", "shop-events.jsonl", "login-traces.otlp.json", "login-traces-collector.otlp.jsonl"])
         // Same seed, same bytes.
         #expect(SampleRuns.files(Self.graph.flows).map(\.text) == Self.files.map(\.text))
         let total = Self.files.reduce(0) { $0 + $1.text.utf8.count }
@@ -315,5 +317,44 @@ extension RecordedRunsTests {
             #expect(keyless == [])
         }
         #expect(lines.contains("    missing-data-key 'watermarkText': 38 of 38 runs reached WatermarkImageOp, 38 failed there on this key"))
+    }
+}
+
+extension RecordedRunsTests {
+    /// What a run's records say, as the comparison reads them: kind, step, instance, reason, key.
+    static func said(_ kind: String, _ step: String?, _ instance: String?, _ reason: String?, _ key: String?) -> String {
+        [kind, step ?? "-", instance ?? "-", reason ?? "-", key ?? "-"].joined(separator: " ")
+    }
+
+    @Test("each file read back by its reader says, run by run, what the generator wrote", arguments: [
+        "photoshare-albums.log", "shop-events.jsonl", "login-traces.otlp.json", "login-traces-collector.otlp.jsonl",
+    ])
+    func readBack(_ name: String) throws {
+        let file = try #require(Self.files.first { $0.name == name })
+        let records = RunRecordFormats.read(file.text, file: SampleRuns.folder + "/" + name)
+        #expect(records.findings.isEmpty)
+        let read = Dictionary(uniqueKeysWithValues: records.runs.map { ($0.run, $0.events) })
+        #expect(read.count == file.runs.count)
+        // OTLP has no record of an early stop; its run span's status ends the run.
+        let kinds: Set<String> = name.contains("otlp") ? ["start", "finish", "fail", "end"] : ["start", "finish", "fail", "stop", "end"]
+        for run in file.runs {
+            let events = try #require(read[file.recordedID[run.id] ?? run.id], "run \(run.id) not read")
+            let wrote = run.events.filter { kinds.contains($0.kind.rawValue) }.map { event in
+                Self.said(event.kind.rawValue, event.kind == .stop || event.kind == .end ? nil : event.step, event.instance, event.reason,
+                          event.kind == .fail || event.kind == .stop ? event.key : nil)
+            }
+            let got = events.filter { kinds.contains($0.kind.rawValue) }.map { event in
+                Self.said(event.kind.rawValue, event.step, event.instance, event.reason, event.kind == .fail || event.kind == .stop ? event.key : nil)
+            }
+            #expect(got == wrote, "run \(run.id)")
+            if got != wrote { break }
+        }
+        // The keys a Flow-iOS summary starts with, as its start dump lists them.
+        if name.hasSuffix(".log") {
+            for run in file.runs {
+                let keys = read[file.recordedID[run.id]!]!.prefix { $0.kind == .write }.compactMap(\.key)
+                #expect(keys == run.initialData.map(\.key), "run \(run.id)")
+            }
+        }
     }
 }
