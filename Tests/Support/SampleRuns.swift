@@ -16,6 +16,8 @@ public enum SampleRuns {
         /// How the records name each run (Flow-iOS's summaries name none: the reader calls a run by
         /// its file and first line), by the generator's run id.
         public var recordedID: [String: String]
+        /// The flows to trace it on (`flowlens trace FILE PATH...`), relative to the package root.
+        public var paths = ["samples"]
     }
 
     /// The folder the files are committed in, relative to the package root.
@@ -52,6 +54,19 @@ public enum SampleRuns {
         for i in albumRuns.indices.reversed() where i > 0 { albumRuns.swapAt(i, mixer.below(i + 1)) }
         files.append(flowIOS("photoshare-albums.log", albumRuns, seed: 0x5A1B_0010))
 
+        // The album screen's share flow, traced on that screen's flows (`flowlens trace
+        // samples/runs/photoshare-sharing.log samples/flow-ios/PhotoShare/Controllers/AlbumViewController.swift
+        // samples/flow-ios/PhotoShare/Operations`): its case split lets some runs through and stops others.
+        var shareData = RunData()
+        shareData.choices["shareTarget"] = [("link", 3), ("invite", 1)]
+        shareData.unmatched["shareTarget"] = "airdrop"
+        shareData.renames["CreatePublicLinkOp"] = "CreateShareLinkOp"
+        shareData.driftSteps = ["CreatePublicLinkOp"]
+        var share = RunSimulator(flow: flow("AlbumViewController.shareAlbum"), data: shareData, seed: 0x5A1B_0001, recordName: typeName)
+        var sharing = flowIOS("photoshare-sharing.log", share.runs(120) { "share-\($0)" }, seed: 0x5A1B_0012)
+        sharing.paths = ["samples/flow-ios/PhotoShare/Controllers/AlbumViewController.swift", "samples/flow-ios/PhotoShare/Operations"]
+        files.append(sharing)
+
         // FlowLens's JSON lines: the shop's checkout (charging cards in a sub-flow) and onboarding.
         var checkoutData = RunData()
         checkoutData.choices["paymentMethod"] = [("card", 5), ("invoice", 2), ("pickup", 2)]
@@ -62,7 +77,7 @@ public enum SampleRuns {
         checkoutMix.elementFailure = 0
         var checkout = RunSimulator(flow: flow("checkout"), subflows: [flow("charge-card")], mix: checkoutMix, data: checkoutData, seed: 0xC0DE_0001)
         var onboarding = RunSimulator(flow: flow("onboarding"), mix: checkoutMix, seed: 0xC0DE_0002)
-        var shopRuns = checkout.runs(200) { "co-\(String($0 * 7919 % 100_000, radix: 16))" } + onboarding.runs(100) { "ob-\(String($0 * 7919 % 100_000, radix: 16))" }
+        var shopRuns = checkout.runs(180) { "co-\(String($0 * 7919 % 100_000, radix: 16))" } + onboarding.runs(80) { "ob-\(String($0 * 7919 % 100_000, radix: 16))" }
         mixer = SplitMix64(seed: 0xC0DE_00FF)
         for i in shopRuns.indices.reversed() where i > 0 { shopRuns.swapAt(i, mixer.below(i + 1)) }
         let lines = RunEventLinesWriter.write(shopRuns, seed: 0xC0DE_0010)
@@ -77,7 +92,7 @@ public enum SampleRuns {
         loginData.moveWeights["Authenticate → Prompt"] = 3
         var login = RunSimulator(flow: flow("LoginFlow"), subflows: flows.filter { $0.parent == "LoginFlow" }, mix: checkoutMix, data: loginData,
                                  seed: 0x0A17_0001)
-        let loginRuns = login.runs(110) { "login-\($0)" }
+        let loginRuns = login.runs(90) { "login-\($0)" }
         for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(24)), OTLPWriter.Layout.oneRequest),
                                      ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(24)), .requestPerLine(batch: 12))] {
             let spans = OTLPWriter.write(runs, seed: 0x0A17_0010 &+ UInt64(runs.count), layout: layout, service: "acme-banking-ios")
