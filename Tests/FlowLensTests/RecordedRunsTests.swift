@@ -38,8 +38,8 @@ struct RecordedRunsTests {
             #expect(committed == file.text, "\(file.name) differs from what the generator writes")
         }
         // `readBack` reads each of them.
-        #expect(Self.files.map(\.name) == ["photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "login-traces.otlp.json",
-                                           "login-traces-collector.otlp.jsonl"])
+        #expect(Self.files.map(\.name) == ["photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "profileapp-events.jsonl",
+                                           "login-traces.otlp.json", "login-traces-collector.otlp.jsonl"])
         // Same seed, same bytes.
         #expect(SampleRuns.files(Self.graph.flows).map(\.text) == Self.files.map(\.text))
         let total = Self.files.reduce(0) { $0 + $1.text.utf8.count }
@@ -256,11 +256,15 @@ extension RecordedRunsTests {
     func conformance() {
         let expected = Self.expectedConformance(), actual = Self.actualConformance()
         #expect(!expected.isEmpty)
-        // The group's later instances, taken for moves (see `groups`), are a move off the graph no run made.
-        let groupMoves = actual.filter { $0.rule == "run-off-graph" && $0.flow == "AlbumViewController.uploadAlbum" && $0.step == "UploadSingleImageOp" }
-        #expect(groupMoves.count == 1)
-        #expect(actual.subtracting(groupMoves).sorted { $0.description < $1.description } == expected.sorted { $0.description < $1.description })
-        withKnownIssue("Replayer's group instances: a false run-off-graph finding 'UploadSingleImageOp to UploadSingleImageOp'") {
+        // The group's later instances, taken for moves (see `groups`), and the second branch of a parallel
+        // split to start (see `parallelBranches`) are moves off the graph no run made.
+        let falseMoves = actual.filter {
+            $0.rule == "run-off-graph" && ($0.flow == "AlbumViewController.uploadAlbum" && $0.step == "UploadSingleImageOp"
+                || $0.flow == "OnboardingCoordinator" && ["askNotificationsStep", "askLocationStep"].contains($0.step ?? ""))
+        }
+        #expect(falseMoves.count == 3)
+        #expect(actual.subtracting(falseMoves).sorted { $0.description < $1.description } == expected.sorted { $0.description < $1.description })
+        withKnownIssue("Replayer: false run-off-graph findings for a group's later instances ('UploadSingleImageOp to UploadSingleImageOp') and for the second branch of a parallel split") {
             #expect(actual == expected)
         }
         // Each kind is there: drift, failures static analysis missed, and a case split no run got past.
@@ -286,8 +290,8 @@ extension RecordedRunsTests {
         #expect(Self.inWords("AlbumViewController.uploadAlbum") == "130 runs: 107 success, 13 failure, 5 empty-group, 5 group-failure")
         #expect(Self.inWords("BrokenFlowsViewController.watermarkSelection") == "38 runs: 38 group-failure")
         #expect(Self.inWords("BrokenFlowsViewController.openBillingForEnterprise") == "30 runs: 30 no-case-matched")
-        #expect(Self.inWords("LoginFlow") == "90 runs: 87 success, 3 failure")
-        #expect(Self.inWords("CreateAccount") == "63 runs: 63 success")
+        #expect(Self.inWords("LoginFlow") == "76 runs: 74 success, 2 failure")
+        #expect(Self.inWords("CreateAccount") == "54 runs: 54 success")
         // Every card charge that failed failed its checkout's chargeCard step.
         #expect(Self.replayed("checkout").failures["chargeCard error -"]?.count == 10)
         // The predicted failure: every watermark run fails on the key the group's private bucket lacks.
@@ -334,7 +338,8 @@ extension RecordedRunsTests {
     }
 
     @Test("each file read back by its reader says, run by run, what the generator wrote", arguments: [
-        "photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "login-traces.otlp.json", "login-traces-collector.otlp.jsonl",
+        "photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "profileapp-events.jsonl", "login-traces.otlp.json",
+        "login-traces-collector.otlp.jsonl",
     ])
     func readBack(_ name: String) throws {
         let file = try #require(Self.files.first { $0.name == name })
@@ -398,5 +403,24 @@ extension RecordedRunsTests {
         #expect(report.unmatched.allSatisfy { $0.reason.hasSuffix("fit 2 flows equally: AlbumViewController.shareAlbum, BrokenFlowsViewController.shareAlbumByLinkOrEmail") })
         #expect(report.traces.map(\.flow) == ["AlbumViewController.shareAlbum"])
         #expect(report.traces.first?.runs == Self.sharing.runs.count - ambiguous.count)
+    }
+}
+
+extension RecordedRunsTests {
+    @Test("a parallel split (FlowState's ConcurentFlowStep): both branches run at once, then the run goes on from the join")
+    func parallelBranches() {
+        let flow = "OnboardingCoordinator"
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        #expect(truth.runs == 60)
+        #expect(replay.runs == truth.runs)
+        #expect(replay.endings == truth.endings)
+        #expect(replay.failures == truth.failures)
+        #expect(replay.paths == truth.paths)
+        // Runs that chose to skip the prompts take no parallel split, and are counted exactly.
+        withKnownIssue("Replayer follows one token: the second branch of a parallel split to start is a move off the graph, and the first branch's way into the join is not counted") {
+            #expect(replay.drift == truth.drift)
+            #expect(replay.visits == truth.visits)
+            #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
+        }
     }
 }

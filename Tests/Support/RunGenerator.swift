@@ -365,11 +365,24 @@ public struct RunSimulator: Sendable {
         var errorLeft = scenario == "error"
         var visitedSteps: Set<Int> = []
         var codeDrift: [SimulatedRun.Drift] = []
+        // Ways into a join from the branches of a parallel split, which lead to no recorded step of their own.
+        var extra: (transitions: [Int], visits: [Int]) = ([], [])
         var exitWay: (way: [Int], passed: [Int])? = nil
         runLoop: while moves < 60 {
             moves += 1
             let step = flow.steps[at]
             if silent(at) {
+                let branches = outgoing[at].filter { flow.transitions[$0].kind == .parallel }
+                if step.kind == .parallel, branches.count > 1, let split = parallel(branches, way: way, passed: passed, clock: &clock) {
+                    segments += split.segments
+                    extra.transitions += split.tails
+                    extra.visits += split.tailVisits
+                    for segment in split.segments { visitedSteps.insert(segment.step) }
+                    at = split.join
+                    way = []
+                    passed = [split.join]
+                    continue
+                }
                 if step.isExit {
                     ending = step.kind == .fail ? "failure" : "success"
                     exitWay = (way, passed)
@@ -539,7 +552,9 @@ public struct RunSimulator: Sendable {
                                ending: ending, failure: failure, stop: stop, drift: codeDrift, path: [], children: children)
         if scenario == "drift", codeDrift.isEmpty { drift(&segments, exit: &exitWay, run: &run) }
         // The truth, from the segments: each recorded step's arrival and the way to it.
-        for segment in segments {
+        // Segments of a parallel split's branches run at once: the records and the path follow their starts.
+        let ordered = segments.enumerated().sorted { ($0.element.events.first?.at ?? 0, $0.offset) < ($1.element.events.first?.at ?? 0, $1.offset) }.map(\.element)
+        for segment in ordered {
             run.events += segment.events
             guard segment.placed else { continue }
             run.transitions += segment.way
@@ -548,6 +563,10 @@ public struct RunSimulator: Sendable {
             run.visits += segment.passed.map { flow.steps[$0].id } + [flow.steps[segment.step].id]
             if run.path.last != flow.steps[segment.step].id { run.path.append(flow.steps[segment.step].id) }
         }
+        // In time order (a parallel split's branches interleave); events at the same time keep their order.
+        run.events = run.events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        run.transitions += extra.transitions
+        run.visits += extra.visits.map { flow.steps[$0].id }
         if let exitWay, ending == "success" || ending == "failure" {
             run.transitions += exitWay.way
             run.visits += exitWay.passed.map { flow.steps[$0].id }
@@ -568,6 +587,57 @@ public struct RunSimulator: Sendable {
             roll -= weight
         }
         return choices[0]
+    }
+
+    /// A parallel split (FlowState's `ConcurentFlowStep`, a declared `parallel` step): every branch runs
+    /// at once, each from the same moment, up to the join, where the run goes on when all are done.
+    /// The branches' steps here always succeed and touch no data. Nil when a branch does not reach one
+    /// join.
+    mutating func parallel(_ branches: [Int], way: [Int], passed: [Int], clock: inout Int)
+        -> (segments: [Segment], tails: [Int], tailVisits: [Int], join: Int)? {
+        var segments: [Segment] = []
+        var tails: [Int] = [], tailVisits: [Int] = []
+        var join: Int?
+        let start = clock
+        var end = clock
+        for (n, branch) in branches.enumerated() {
+            var time = start
+            var bway = (n == 0 ? way : []) + [branch]
+            var bpassed = n == 0 ? passed : []
+            var at = index[flow.transitions[branch].to]!
+            var steps = 0
+            while flow.steps[at].kind != .join {
+                steps += 1
+                guard steps < 20 else { return nil }
+                if silent(at) {
+                    guard !flow.steps[at].isExit, let next = outgoing[at].first else { return nil }
+                    bpassed.append(at)
+                    bway.append(next)
+                    at = index[flow.transitions[next].to]!
+                    continue
+                }
+                let name = recordName(flow.steps[at])
+                time += 2 + rng.below(30)
+                let started = time
+                time += 300 + rng.below(4000)
+                segments.append(Segment(step: at, way: bway, passed: bpassed,
+                                        events: [SimulatedEvent(kind: .start, step: name, at: started), SimulatedEvent(kind: .finish, step: name, at: time)],
+                                        succeeded: true))
+                guard let next = outgoing[at].first else { return nil }
+                bway = [next]
+                bpassed = []
+                at = index[flow.transitions[next].to]!
+            }
+            guard join == nil || join == at else { return nil }
+            join = at
+            tails += bway
+            tailVisits += bpassed
+            end = max(end, time)
+        }
+        guard let join else { return nil }
+        clock = end + 1
+        // The finishes of one branch and the starts of another interleave: the records follow the clock.
+        return (segments, tails, tailVisits, join)
     }
 
     static let primitives: Set<String> = ["String", "Int", "Bool", "Double"]
@@ -620,6 +690,11 @@ public struct RunSimulator: Sendable {
                 case .otherwise?: return t
                 case nil: return t
                 }
+            }
+            // A `switch` over a step's result (FlowState's completions) covers every case: when every way on
+            // has a condition in words and none was taken, one of them is.
+            if flow.kind.rawValue != "flow-ios", ways.allSatisfy({ if case .expression? = flow.transitions[$0].condition { true } else { false } }) {
+                return rng.pick(ways)
             }
             return nil
         }

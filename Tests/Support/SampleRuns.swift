@@ -84,6 +84,18 @@ public enum SampleRuns {
         files.append(File(name: "shop-events.jsonl", text: lines.text, runs: lines.order.map { id in shopRuns.flatMap { [$0] + $0.children }.first { $0.id == id }! },
                           recordedID: [:]))
 
+        // FlowLens's JSON lines from the FlowState profile app: the onboarding coordinator, whose
+        // permission prompts run at once (a `ConcurentFlowStep`). The app logs each step by its
+        // `identifier`.
+        var profileMix = checkoutMix
+        profileMix.drift = 0
+        profileMix.unpredicted = 0
+        var coordinator = RunSimulator(flow: flow("OnboardingCoordinator"), mix: profileMix, seed: 0xF10_0001, recordName: typeName)
+        let profileRuns = coordinator.runs(60) { "onb-\($0 + 1)" }
+        let profile = RunEventLinesWriter.write(profileRuns, seed: 0xF10_0010, gap: 4000)
+        files.append(File(name: "profileapp-events.jsonl", text: profile.text, runs: profile.order.map { id in profileRuns.first { $0.id == id }! },
+                          recordedID: [:]))
+
         // OpenTelemetry: the FlowKit login machine, one export request, and the Collector's file
         // exporter's one request a line.
         var loginData = RunData()
@@ -92,7 +104,7 @@ public enum SampleRuns {
         loginData.moveWeights["Authenticate → Prompt"] = 3
         var login = RunSimulator(flow: flow("LoginFlow"), subflows: flows.filter { $0.parent == "LoginFlow" }, mix: checkoutMix, data: loginData,
                                  seed: 0x0A17_0001)
-        let loginRuns = login.runs(90) { "login-\($0)" }
+        let loginRuns = login.runs(76) { "login-\($0)" }
         for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(24)), OTLPWriter.Layout.oneRequest),
                                      ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(24)), .requestPerLine(batch: 12))] {
             let spans = OTLPWriter.write(runs, seed: 0x0A17_0010 &+ UInt64(runs.count), layout: layout, service: "acme-banking-ios")
