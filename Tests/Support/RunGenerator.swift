@@ -214,6 +214,9 @@ public struct RunData: Sendable {
 ///   its element; an empty list stops the run (failure), and an element's failure stops it unless the
 ///   group allows failures.
 /// - A sub-flow runs as a run of its own (its records name it); its failure is the step's.
+/// - A parallel split runs all its branches at once up to their join (their steps here always succeed).
+/// - A state whose machine has an implementation moves where its handler returns, transition or not.
+/// - A long run goes home: after 12 moves it takes the way nearest an exit, so every run ends.
 public struct RunSimulator: Sendable {
     public let flow: Flow
     /// Flows a sub-flow step may run, by id or name.
@@ -259,9 +262,8 @@ public struct RunSimulator: Sendable {
         while head < queue.count {
             let at = queue[head]
             head += 1
-            for (t, transition) in flow.transitions.enumerated() where index[transition.to] == at {
+            for transition in flow.transitions where index[transition.to] == at {
                 guard let from = index[transition.from], distance[from] == .max, transition.kind != .error else { continue }
-                _ = t
                 distance[from] = distance[at] + 1
                 queue.append(from)
             }
