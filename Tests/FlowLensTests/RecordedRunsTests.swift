@@ -39,7 +39,7 @@ struct RecordedRunsTests {
         }
         // `readBack` reads each of them.
         #expect(Self.files.map(\.name) == ["photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "profileapp-events.jsonl",
-                                           "login-traces.otlp.json", "login-traces-collector.otlp.jsonl"])
+                                           "elevate-events.jsonl", "login-traces.otlp.json", "login-traces-collector.otlp.jsonl"])
         // Same seed, same bytes.
         #expect(SampleRuns.files(Self.graph.flows).map(\.text) == Self.files.map(\.text))
         let total = Self.files.reduce(0) { $0 + $1.text.utf8.count }
@@ -290,8 +290,10 @@ extension RecordedRunsTests {
         #expect(Self.inWords("AlbumViewController.uploadAlbum") == "130 runs: 107 success, 13 failure, 5 empty-group, 5 group-failure")
         #expect(Self.inWords("BrokenFlowsViewController.watermarkSelection") == "38 runs: 38 group-failure")
         #expect(Self.inWords("BrokenFlowsViewController.openBillingForEnterprise") == "30 runs: 30 no-case-matched")
-        #expect(Self.inWords("LoginFlow") == "76 runs: 74 success, 2 failure")
-        #expect(Self.inWords("CreateAccount") == "54 runs: 54 success")
+        #expect(Self.inWords("LoginFlow") == "66 runs: 64 success, 2 failure")
+        #expect(Self.inWords("CreateAccount") == "47 runs: 47 success")
+        #expect(Self.inWords("OnboardingCoordinator") == "60 runs: 56 success, 4 failure")
+        #expect(Self.inWords("LoginController.login_task") == "60 runs: 57 success, 3 failure")
         // Every card charge that failed failed its checkout's chargeCard step.
         #expect(Self.replayed("checkout").failures["chargeCard error -"]?.count == 10)
         // The predicted failure: every watermark run fails on the key the group's private bucket lacks.
@@ -338,8 +340,8 @@ extension RecordedRunsTests {
     }
 
     @Test("each file read back by its reader says, run by run, what the generator wrote", arguments: [
-        "photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "profileapp-events.jsonl", "login-traces.otlp.json",
-        "login-traces-collector.otlp.jsonl",
+        "photoshare-albums.log", "photoshare-sharing.log", "shop-events.jsonl", "profileapp-events.jsonl", "elevate-events.jsonl",
+        "login-traces.otlp.json", "login-traces-collector.otlp.jsonl",
     ])
     func readBack(_ name: String) throws {
         let file = try #require(Self.files.first { $0.name == name })
@@ -419,6 +421,25 @@ extension RecordedRunsTests {
         // Runs that chose to skip the prompts take no parallel split, and are counted exactly.
         withKnownIssue("Replayer follows one token: the second branch of a parallel split to start is a move off the graph, and the first branch's way into the join is not counted") {
             #expect(replay.drift == truth.drift)
+            #expect(replay.visits == truth.visits)
+            #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
+        }
+    }
+}
+
+extension RecordedRunsTests {
+    @Test("an Elevate task that raises goes on to on_completed with the exception, along its error transition, and ends failed")
+    func elevateTask() {
+        let flow = "LoginController.login_task"
+        let truth = Self.truth(flow), replay = Self.replayed(flow)
+        #expect(truth.runs == 60)
+        #expect(replay.runs == truth.runs)
+        #expect(replay.endings == truth.endings)
+        #expect(replay.failures == truth.failures)
+        #expect(replay.drift == truth.drift)
+        #expect(replay.paths == truth.paths)
+        #expect(truth.endings["failure", default: 0] > 0)
+        withKnownIssue("Replayer: after a step failed it moves on by the first transition to the next step (the normal 'result' one), not the step's error transition; and a failed run's way to its fail exit is not counted") {
             #expect(replay.visits == truth.visits)
             #expect(Self.edges(flow, replay.transitions) == Self.edges(flow, truth.transitions))
         }

@@ -185,6 +185,9 @@ public struct RunData: Sendable {
     public var unmatched: [String: String] = [:]
     /// Names a drifted build gives a step (by step id): how the records name it when renamed.
     public var renames: [String: String] = [:]
+    /// Conditions in words that hold exactly when the run had a step fail (true) or not (false):
+    /// Elevate's `exception` and `no exception` after `on_completed`.
+    public var whenFailed: [String: Bool] = [:]
     /// How likely a handler's return is, by `from → to` step ids (default 10).
     public var moveWeights: [String: Int] = [:]
     /// The steps (ids) a drifted build may rename or skip; nil: any.
@@ -227,6 +230,8 @@ public struct RunSimulator: Sendable {
     /// formats the id.
     public let recordName: @Sendable (Step) -> String
     public var rng: SplitMix64
+    /// Whether the run being simulated had a step fail (and went on to handle it).
+    var runFailed = false
 
     static let recordedKinds: Set<StepKind> = [.operation, .group, .subflow, .state, .callback]
 
@@ -317,6 +322,7 @@ public struct RunSimulator: Sendable {
 
     /// Simulates one run; a sub-flow's run starts with its caller's data.
     mutating func simulate(id: String, startingWith inherited: Bucket?) -> SimulatedRun {
+        runFailed = false
         var scenario = "success"
         let roll = Double(rng.next() >> 11) / Double(UInt64(1) << 53)
         var edge = 0.0
@@ -459,7 +465,8 @@ public struct RunSimulator: Sendable {
                         failed = (RunEvent.Reason.error, nil, "\(child.name) failed", nil)
                     }
                 }
-                if failed == nil, errorLeft, step.kind != .subflow, rng.chance(0.3) {
+                // A lifecycle callback (Elevate's `on_started`) is the library's, and does not fail here.
+                if failed == nil, errorLeft, step.kind != .subflow, step.kind != .callback, rng.chance(0.3) {
                     errorLeft = false
                     failed = (RunEvent.Reason.error, nil, rng.pick(data.errors), nil)
                 }
@@ -494,6 +501,16 @@ public struct RunSimulator: Sendable {
                 failure = (step.id, failed.reason, failed.key)
                 segments.append(segment)
                 position = at
+                // A failure whose error transition leads to a step that handles it (Elevate's task to its
+                // `on_completed` with the exception): the run goes on there.
+                if let error = outgoing[at].first(where: { flow.transitions[$0].kind == .error }),
+                   let target = index[flow.transitions[error].to], !flow.steps[target].isExit, step.group == nil {
+                    runFailed = true
+                    way = [error]
+                    at = target
+                    passed = [target]
+                    continue
+                }
                 // A failure takes the step's error transition when it has one, to a fail exit.
                 if let error = outgoing[at].first(where: { flow.transitions[$0].kind == .error }),
                    flow.steps[index[flow.transitions[error].to]!].kind == .fail {
@@ -676,6 +693,11 @@ public struct RunSimulator: Sendable {
     mutating func choose(from: Int, bucket: Bucket, visited: Set<Int>, moves: Int) -> Int? {
         let ways = outgoing[from].filter { flow.transitions[$0].kind != .error }
         guard !ways.isEmpty else { return nil }
+        // Ways taken by whether the run failed so far (Elevate's `exception` / `no exception` after
+        // `on_completed`), by their condition or label.
+        let transitions = flow.transitions, whenFailed = data.whenFailed, failed = runFailed
+        let onFailure = { (t: Int) in (transitions[t].condition?.text ?? transitions[t].label).flatMap { whenFailed[$0] } }
+        if ways.contains(where: { onFailure($0) != nil }), let way = ways.first(where: { onFailure($0) == failed }) { return way }
         let conditional = ways.filter { flow.transitions[$0].condition != nil }
         if !conditional.isEmpty {
             // Flow-iOS: a case root with exactly one branch takes it without checking the case.
@@ -684,6 +706,11 @@ public struct RunSimulator: Sendable {
                 switch flow.transitions[t].condition {
                 case let .equals(key, value)?: if bucket[key]?.value == value { return t }
                 case let .expression(text)?:
+                    // A condition on whether the run failed so far (Elevate's `exception` / `no exception`).
+                    if let onFailure = data.whenFailed[text] {
+                        if onFailure == runFailed { return t }
+                        continue
+                    }
                     // A condition the definition states in words: the run's data decides, which the
                     // generator stands in for; a Flow-iOS case whose value FlowLens cannot see likewise.
                     if let key = data.choices.keys.sorted().first(where: { text.contains("\"\($0)\"") }), let value = bucket[key]?.value {

@@ -96,6 +96,20 @@ public enum SampleRuns {
         files.append(File(name: "profileapp-events.jsonl", text: profile.text, runs: profile.order.map { id in profileRuns.first { $0.id == id }! },
                           recordedID: [:]))
 
+        // FlowLens's JSON lines from the RubyMotion app's Elevate login task: `on_started`, the task in
+        // the background, `on_completed` with its result or exception.
+        var elevateData = RunData()
+        elevateData.whenFailed = ["exception": true, "no exception": false]
+        elevateData.errors = ["NSURLErrorDomain -1009: The Internet connection appears to be offline.", "HTTP 401: invalid credentials",
+                              "HTTP 503: service unavailable"]
+        var elevateMix = profileMix
+        elevateMix.error = 0.2
+        var loginTask = RunSimulator(flow: flow("LoginController.login_task"), mix: elevateMix, data: elevateData, seed: 0xE1E_0001)
+        let taskRuns = loginTask.runs(60) { "login-task-\($0 + 1)" }
+        let tasks = RunEventLinesWriter.write(taskRuns, seed: 0xE1E_0010, gap: 9000)
+        files.append(File(name: "elevate-events.jsonl", text: tasks.text, runs: tasks.order.map { id in taskRuns.first { $0.id == id }! },
+                          recordedID: [:]))
+
         // OpenTelemetry: the FlowKit login machine, one export request, and the Collector's file
         // exporter's one request a line.
         var loginData = RunData()
@@ -104,9 +118,9 @@ public enum SampleRuns {
         loginData.moveWeights["Authenticate → Prompt"] = 3
         var login = RunSimulator(flow: flow("LoginFlow"), subflows: flows.filter { $0.parent == "LoginFlow" }, mix: checkoutMix, data: loginData,
                                  seed: 0x0A17_0001)
-        let loginRuns = login.runs(76) { "login-\($0)" }
-        for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(24)), OTLPWriter.Layout.oneRequest),
-                                     ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(24)), .requestPerLine(batch: 12))] {
+        let loginRuns = login.runs(66) { "login-\($0)" }
+        for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(16)), OTLPWriter.Layout.oneRequest),
+                                     ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(16)), .requestPerLine(batch: 12))] {
             let spans = OTLPWriter.write(runs, seed: 0x0A17_0010 &+ UInt64(runs.count), layout: layout, service: "acme-banking-ios")
             files.append(File(name: name, text: spans.text, runs: spans.order.map { id in runs.flatMap { [$0] + $0.children }.first { $0.id == id }! },
                               recordedID: Dictionary(uniqueKeysWithValues: spans.traceIDs.map { ($0.key, $0.value) })))
