@@ -1,3 +1,4 @@
+import FlowLoaders
 import FlowModel
 import Foundation
 
@@ -398,7 +399,7 @@ public struct RunSimulator: Sendable {
                 }
                 guard let next = choose(from: at, bucket: bucket, visited: visitedSteps, moves: moves) else {
                     // A case split without an operation and no case matching: the run ends there.
-                    if flow.kind.rawValue == "flow-ios" || outgoing[at].contains(where: { flow.transitions[$0].condition != nil }) {
+                    if flow.kind == .flowIOS || outgoing[at].contains(where: { flow.transitions[$0].condition != nil }) {
                         stop = (position.map { flow.steps[$0].id }, "no-case-matched")
                         ending = "no-case-matched"
                     }
@@ -466,7 +467,10 @@ public struct RunSimulator: Sendable {
                     }
                 }
                 // A lifecycle callback (Elevate's `on_started`) is the library's, and does not fail here.
-                if failed == nil, errorLeft, step.kind != .subflow, step.kind != .callback, rng.chance(0.3) {
+                // In a Syrup progression or an Elevate task an error is a `throw` / an exception, which the
+                // graph has as the step's error transition: a step without one does not fail so.
+                let mayThrow = !(flow.kind == .syrup || flow.kind == .elevate) || outgoing[at].contains { flow.transitions[$0].kind == .error }
+                if failed == nil, errorLeft, mayThrow, step.kind != .subflow, step.kind != .callback, rng.chance(0.3) {
                     errorLeft = false
                     failed = (RunEvent.Reason.error, nil, rng.pick(data.errors), nil)
                 }
@@ -701,7 +705,7 @@ public struct RunSimulator: Sendable {
         let conditional = ways.filter { flow.transitions[$0].condition != nil }
         if !conditional.isEmpty {
             // Flow-iOS: a case root with exactly one branch takes it without checking the case.
-            if flow.kind.rawValue == "flow-ios", conditional.count == 1 { return conditional[0] }
+            if flow.kind == .flowIOS, conditional.count == 1 { return conditional[0] }
             for t in ways {
                 switch flow.transitions[t].condition {
                 case let .equals(key, value)?: if bucket[key]?.value == value { return t }
@@ -722,7 +726,7 @@ public struct RunSimulator: Sendable {
             }
             // A `switch` over a step's result (FlowState's completions) covers every case: when every way on
             // has a condition in words and none was taken, one of them is.
-            if flow.kind.rawValue != "flow-ios", ways.allSatisfy({ if case .expression? = flow.transitions[$0].condition { true } else { false } }) {
+            if flow.kind != .flowIOS, ways.allSatisfy({ if case .expression? = flow.transitions[$0].condition { true } else { false } }) {
                 return rng.pick(ways)
             }
             return nil

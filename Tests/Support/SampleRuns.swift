@@ -63,7 +63,7 @@ public enum SampleRuns {
         shareData.renames["CreatePublicLinkOp"] = "CreateShareLinkOp"
         shareData.driftSteps = ["CreatePublicLinkOp"]
         var share = RunSimulator(flow: flow("AlbumViewController.shareAlbum"), data: shareData, seed: 0x5A1B_0001, recordName: typeName)
-        var sharing = flowIOS("photoshare-sharing.log", share.runs(120) { "share-\($0)" }, seed: 0x5A1B_0012)
+        var sharing = flowIOS("photoshare-sharing.log", share.runs(96) { "share-\($0)" }, seed: 0x5A1B_0012)
         sharing.paths = ["samples/flow-ios/PhotoShare/Controllers/AlbumViewController.swift", "samples/flow-ios/PhotoShare/Operations"]
         files.append(sharing)
 
@@ -118,13 +118,22 @@ public enum SampleRuns {
         loginData.moveWeights["Authenticate → Prompt"] = 3
         var login = RunSimulator(flow: flow("LoginFlow"), subflows: flows.filter { $0.parent == "LoginFlow" }, mix: checkoutMix, data: loginData,
                                  seed: 0x0A17_0001)
-        let loginRuns = login.runs(66) { "login-\($0)" }
+        let loginRuns = login.runs(50) { "login-\($0)" }
         for (name, runs, layout) in [("login-traces.otlp.json", Array(loginRuns.prefix(16)), OTLPWriter.Layout.oneRequest),
                                      ("login-traces-collector.otlp.jsonl", Array(loginRuns.dropFirst(16)), .requestPerLine(batch: 12))] {
             let spans = OTLPWriter.write(runs, seed: 0x0A17_0010 &+ UInt64(runs.count), layout: layout, service: "acme-banking-ios")
             files.append(File(name: name, text: spans.text, runs: spans.order.map { id in runs.flatMap { [$0] + $0.children }.first { $0.id == id }! },
                               recordedID: Dictionary(uniqueKeysWithValues: spans.traceIDs.map { ($0.key, $0.value) })))
         }
+        // OpenTelemetry from a photo app's Syrup progression: each case a span, several initial cases,
+        // a `throw` to the error exit, a terminal case that skips the thumbnail.
+        var importMix = profileMix
+        importMix.error = 0.4
+        var importer = RunSimulator(flow: flow("ImageImportProgression"), mix: importMix, seed: 0x5C0_0001)
+        let importRuns = importer.runs(40) { "import-\($0)" }
+        let imports = OTLPWriter.write(importRuns, seed: 0x5C0_0010, layout: .requestPerLine(batch: 10), service: "snapshot-ios")
+        files.append(File(name: "image-import-traces.otlp.jsonl", text: imports.text, runs: imports.order.map { id in importRuns.first { $0.id == id }! },
+                          recordedID: imports.traceIDs))
         return files
     }
 
