@@ -293,7 +293,7 @@ extension RecordedRunsTests {
         #expect(Self.inWords("BrokenFlowsViewController.openBillingForEnterprise") == "30 runs: 30 no-case-matched")
         #expect(Self.inWords("LoginFlow") == "50 runs: 48 success, 2 failure")
         #expect(Self.inWords("CreateAccount") == "31 runs: 31 success")
-        #expect(Self.inWords("OnboardingCoordinator") == "60 runs: 56 success, 4 failure")
+        #expect(Self.inWords("OnboardingCoordinator") == "60 runs: 60 success")
         #expect(Self.inWords("LoginController.login_task") == "60 runs: 57 success, 3 failure")
         #expect(Self.inWords("ImageImportProgression") == "40 runs: 37 success, 3 failure")
         // Every card charge that failed failed its checkout's chargeCard step.

@@ -90,7 +90,10 @@ public enum SampleRuns {
         var profileMix = checkoutMix
         profileMix.drift = 0
         profileMix.unpredicted = 0
-        var coordinator = RunSimulator(flow: flow("OnboardingCoordinator"), mix: profileMix, seed: 0xF10_0001, recordName: typeName)
+        // A FlowState step completes with a result (or nil); it has no failure of its own.
+        var coordinatorMix = profileMix
+        coordinatorMix.error = 0
+        var coordinator = RunSimulator(flow: flow("OnboardingCoordinator"), mix: coordinatorMix, seed: 0xF10_0001, recordName: typeName)
         let profileRuns = coordinator.runs(60) { "onb-\($0 + 1)" }
         let profile = RunEventLinesWriter.write(profileRuns, seed: 0xF10_0010, gap: 4000)
         files.append(File(name: "profileapp-events.jsonl", text: profile.text, runs: profile.order.map { id in profileRuns.first { $0.id == id }! },
