@@ -118,13 +118,22 @@ public struct RunTally: Sendable, Equatable {
     /// `a → b → c` → runs.
     public var paths: [String: Int] = [:]
 
+    /// How often, the first run that had it (in the order runs appear), and every run that had it.
     public struct Example: Sendable, Equatable, CustomStringConvertible {
         public var count: Int
         public var run: String
+        public var runs: Set<String>
         public var description: String { "×\(count) first \(run)" }
         public init(count: Int, run: String) {
             self.count = count
             self.run = run
+            runs = [run]
+        }
+
+        /// The same count, and a first run that had it: a replay names the run of the earliest record,
+        /// which, runs interleaving, need not be the first run to appear.
+        public static func == (a: Example, b: Example) -> Bool {
+            a.count == b.count && (a.runs.contains(b.run) || b.runs.contains(a.run))
         }
     }
 
@@ -137,6 +146,7 @@ public struct RunTally: Sendable, Equatable {
 
     static func note(_ key: String, _ table: inout [String: Example], run: String) {
         table[key, default: Example(count: 0, run: run)].count += 1
+        table[key]!.runs.insert(run)
     }
 
     public mutating func add(_ run: SimulatedRun) {
