@@ -194,6 +194,16 @@ public struct Replayer: Sendable {
         }
     }
 
+    /// The way from `from`, a step that failed, to `to` that leaves it by an error transition (the
+    /// way a failure goes on, when the step has one), else nil.
+    mutating func wayAfterFailure(from: Int, to: Int) -> [Int]? {
+        for edge in graph.successors[from] where flow.transitions[edge.transition].kind == .error {
+            if edge.to == to { return [edge.transition] }
+            if Self.silentKinds.contains(flow.steps[edge.to].kind), let rest = way(from: edge.to, to: to) { return [edge.transition] + rest }
+        }
+        return nil
+    }
+
     /// Notes in `forks` the parallel splits a way leaves (a step of kind `parallel`, or a transition
     /// of kind `parallel`): their other branches run too.
     func noteSplits(_ way: [Int], in forks: inout [Int]) {
@@ -204,10 +214,10 @@ public struct Replayer: Sendable {
 
     /// Moves a token of the run (`tokens`; `forks`, the splits it passed) to `step` by the way found
     /// from a branch's step or a split passed; false when none leads there.
-    mutating func move(to step: Int, tokens: inout [Int], forks: inout [Int]) -> Bool {
+    mutating func move(to step: Int, tokens: inout [Int], forks: inout [Int], failed: Set<Int> = []) -> Bool {
         // The latest branch first (the only one, most of the time), then the others, then the splits passed.
         var origin = tokens.last
-        var found = self.way(from: origin, to: step)
+        var found = origin.flatMap { failed.contains($0) ? wayAfterFailure(from: $0, to: step) : nil } ?? self.way(from: origin, to: step)
         if found == nil, tokens.count + forks.count > 1 {
             for other in tokens.dropLast().reversed() + forks.reversed() {
                 found = self.way(from: other, to: step)
@@ -245,6 +255,7 @@ public struct Replayer: Sendable {
         var tokens: [Int] = []     // the steps the run's branches are at, the latest last; none before its first step
         var forks: [Int] = []      // the parallel splits the run passed, whose other branches may start
         var running: Set<Int> = [] // steps started and not yet finished (a group's instances share one)
+        var failed: Set<Int> = []  // steps whose latest run failed: the run goes on from them by their error way
         var ended = false
         var visited: [Int] = []
         defer {
@@ -265,7 +276,7 @@ public struct Replayer: Sendable {
                     running.insert(step)
                     continue
                 }
-                if !move(to: step, tokens: &tokens, forks: &forks) {
+                if !move(to: step, tokens: &tokens, forks: &forks, failed: failed) {
                     FlowTrace.note(.noTransition(from: tokens.last, to: step), in: &trace.deviations, run: event.run, at: event.location)
                     if !tokens.isEmpty { tokens.removeLast() }
                     tokens.append(step)
@@ -273,11 +284,13 @@ public struct Replayer: Sendable {
                 visit(step)
                 if visited.last != step { visited.append(step) }
                 running.insert(step)
+                failed.remove(step)
             case .finish:
                 if let name = event.step, let step = self.step(named: name) { running.remove(step) }
             case .fail:
-                let failed = event.step.flatMap { self.step(named: $0) }
-                FlowTrace.note(FlowTrace.Failure(step: failed, reason: event.reason ?? RunEvent.Reason.error, key: event.key),
+                let failing = event.step.flatMap { self.step(named: $0) }
+                if let failing { failed.insert(failing) }
+                FlowTrace.note(FlowTrace.Failure(step: failing, reason: event.reason ?? RunEvent.Reason.error, key: event.key),
                                in: &trace.failures, run: event.run, at: event.location)
             case .stop:
                 // A group with nothing to run stops the run as it reaches the group (its input key
@@ -306,10 +319,12 @@ public struct Replayer: Sendable {
                         break
                     }
                 } else if event.reason == RunEvent.Reason.failure {
-                    // A run that failed went along its failing step's error transition to a fail
-                    // exit, when the flow has one there.
+                    // A run that failed went on to a fail exit through silent steps: from a step that
+                    // failed, along its error transition (a step without one ends the run where it
+                    // failed); from one that did not (a completion handler after the failure), by
+                    // the first way to a fail exit.
                     for exit in fails {
-                        guard let way = self.way(from: from, to: exit), let first = way.first, flow.transitions[first].kind == .error else { continue }
+                        guard let way = failed.contains(from) ? wayAfterFailure(from: from, to: exit) : self.way(from: from, to: exit) else { continue }
                         take(way)
                         break
                     }

@@ -211,6 +211,40 @@ struct BranchesAndGroupsReplayTests {
         #expect(drifted.deviations.keys.map { "\($0)" } == ["noTransition(from: Optional(1), to: 5)"])
     }
 
+    @Test("a step that failed goes on by its error transition, also to the step its normal one leads to; then by the first way to a fail exit")
+    func failureWays() {
+        let graph = load("""
+            version: 1
+            flows:
+              - name: Sync
+                id: sync
+                steps:
+                  - {id: fetch, next: [{to: report}, {to: report, kind: error}]}
+                  - {id: report, next: [{to: done, when: "no error"}, {to: gaveUp, when: error}]}
+                  - {id: done, kind: end}
+                  - {id: gaveUp, kind: fail}
+            """, file: "sync.flow.yaml")
+        let runs = """
+            {"flow": "sync", "run": 1, "step": "fetch", "event": "start"}
+            {"flow": "sync", "run": 1, "step": "fetch", "event": "fail", "reason": "error"}
+            {"flow": "sync", "run": 1, "step": "report", "event": "start"}
+            {"flow": "sync", "run": 1, "event": "end", "reason": "failure"}
+            {"flow": "sync", "run": 2, "step": "fetch", "event": "start"}
+            {"flow": "sync", "run": 2, "step": "report", "event": "start"}
+            {"flow": "sync", "run": 2, "event": "end", "reason": "success"}
+            {"flow": "sync", "run": 3, "step": "fetch", "event": "start"}
+            {"flow": "sync", "run": 3, "step": "fetch", "event": "fail", "reason": "error"}
+            {"flow": "sync", "run": 3, "step": "fetch", "event": "start"}
+            {"flow": "sync", "run": 3, "step": "report", "event": "start"}
+            """
+        let report = TraceReport.replaying([RunRecordFormats.read(runs, file: "runs.jsonl")], on: graph.flows)
+        let trace = report.traces[0], flow = graph.flows[0]
+        // Run 3 retried fetch (a move off the graph: no way from fetch back to itself), and its retry went the normal way.
+        let ways = flow.transitions.indices.map { "\(flow.transitions[$0].from) → \(flow.transitions[$0].to) \(flow.transitions[$0].kind): \(trace.transitionCounts[$0])" }
+        #expect(ways == ["fetch → report normal: 2", "fetch → report error: 1", "report → done normal: 1", "report → gaveUp normal: 1"])
+        #expect(ReplayTests.visits(trace, flow) == ["fetch": 4, "report": 3, "done": 1, "gaveUp": 1])
+    }
+
     @Test("a run that reached a step twice is one run there: the summary says runs, not visits")
     func runsNotVisits() {
         let graph = load("""
