@@ -51,4 +51,10 @@ if [ "$status" -gt 1 ]; then
   echo "setup: flowlens diff failed with status $status" >&2
   exit "$status"
 fi
-echo "setup: done. Diagrams and report.json are in output/; the review page, Mermaid pages, explain and diff pictures in output/review, mermaid, explain and diff; run scripts/test.sh to run the tests." >&2
+# The README's traced diagram: the shop's recorded runs (samples/runs, made by the tests' run
+# generator) drawn on its checkout and onboarding flows.
+mkdir -p output/traced
+.build/debug/flowlens export samples/declarative/checkout.flow.yaml samples/declarative/onboarding.flow.yml \
+  --trace samples/runs/shop-events.jsonl --output output/traced > /dev/null
+rm -f output/traced/report.json
+echo "setup: done. Diagrams and report.json are in output/; the review page, Mermaid pages, explain, diff and traced pictures in output/review, mermaid, explain, diff and traced; run scripts/test.sh to run the tests." >&2

@@ -117,4 +117,23 @@ struct TraceCommandTests {
         let stale = try flowlens(["trace", "events.jsonl", "checkout.flow.yaml"], in: folder)
         #expect(stale.stdout.contains("events.jsonl:1: it names flow 'Checkout-v2' (for 'web-checkout', as the configuration's trace.flows says), which no flow read has as its id or name"), "\(stale.stdout)")
     }
+
+    @Test("output/traced is what scripts/setup.sh's traced export of the shop's recorded runs writes (run scripts/setup.sh when this fails)")
+    func tracedOutputIsFresh() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try flowlens(["export", "samples/declarative/checkout.flow.yaml", "samples/declarative/onboarding.flow.yml",
+                                "--trace", "samples/runs/shop-events.jsonl", "--output", directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("drew 359 recorded runs on 3 flows"), "\(run.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".svg") }.sorted()
+        #expect(written == ["Charge-card.svg", "Checkout.svg", "Onboarding.svg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/output/traced").sorted() == written)
+        for name in written {
+            #expect(FileManager.default.contents(atPath: directory + "/" + name) == FileManager.default.contents(atPath: packageRoot + "/output/traced/" + name), "\(name)")
+        }
+        // The picture shows the runs: counts on the ways taken, the failures at their steps.
+        let svg = try String(contentsOfFile: directory + "/Checkout.svg", encoding: .utf8)
+        #expect(svg.contains("180 recorded runs") && svg.contains("155 runs") && svg.contains("10 runs failed: an error"))
+    }
 }
