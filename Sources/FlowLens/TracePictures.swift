@@ -19,33 +19,13 @@ extension TraceOverlay {
     /// The overlay of `trace`, the replay of runs on `flow`.
     ///
     /// What is faded is decided here, where the replay's rules are known: a transition no run took,
-    /// and a step no run arrived at. Two things a replay does not count are never faded, since runs
-    /// may well have gone there: a step that runs no code of its own (`Replayer.silentKinds`: the
-    /// start, case splits, joins, exits) next to a transition runs took, and the way a failing run
-    /// left its step (an error transition, or one to a failure exit, out of a step where runs failed):
-    /// the records say the step failed, not where the run went next; a transition to an exit out of a
-    /// step runs reached; nor one beside a transition runs took between the same two steps.
+    /// and a step no run arrived at. What runs may have taken without their records saying so is
+    /// never faded: the transitions `FlowTrace.unrecordedWays` names, and a step that runs no code of
+    /// its own (`Replayer.silentKinds`: the start, case splits, joins, exits) next to a transition
+    /// that is not faded.
     public init(_ trace: FlowTrace, on flow: Flow) {
         let graph = FlowIndex(flow)
-        let failedAt = Set(trace.failures.keys.compactMap(\.step))
-        var mayBeTaken = Set<Int>()
-        for (t, transition) in flow.transitions.enumerated() {
-            guard let from = graph.index[transition.from], failedAt.contains(from) else { continue }
-            let target = graph.index[transition.to].map { flow.steps[$0].kind }
-            if transition.kind == .error || target == .fail { mayBeTaken.insert(t) }
-        }
-        // A successful run's way to an exit is counted to the first exit it can reach; a flow that can
-        // end at several from one step is not faded there: the records do not say which one runs took.
-        for (t, transition) in flow.transitions.enumerated() {
-            guard let from = graph.index[transition.from], trace.stepVisits[from] > 0, let to = graph.index[transition.to],
-                  flow.steps[to].kind == .end || flow.steps[to].kind == .fail else { continue }
-            mayBeTaken.insert(t)
-        }
-        // Between two steps with several transitions (two conditions leading the same way), a replay
-        // counts a move on the first: the records do not say which condition held.
-        var takenPairs = Set<[String]>()
-        for (t, transition) in flow.transitions.enumerated() where trace.transitionCounts[t] > 0 { takenPairs.insert([transition.from, transition.to]) }
-        for (t, transition) in flow.transitions.enumerated() where takenPairs.contains([transition.from, transition.to]) { mayBeTaken.insert(t) }
+        let mayBeTaken = trace.unrecordedWays(on: flow, graph: graph)
         let untaken = Set(flow.transitions.indices.filter { trace.transitionCounts[$0] == 0 && !mayBeTaken.contains($0) })
         var passed = Set<Int>()
         for (t, transition) in flow.transitions.enumerated() where !untaken.contains(t) {

@@ -82,6 +82,33 @@ public struct FlowTrace: Sendable {
     }
 }
 
+extension FlowTrace {
+    /// The transitions of `flow` runs may have taken although the replay counted none on them: the
+    /// records do not say. A way a failing run left its step (an error transition, or one to a fail
+    /// exit, out of a step where runs failed: the records say the step failed, not always where the
+    /// run went next); a transition to an exit out of a step runs reached that has another exit of
+    /// that kind (a run's records say how it ended, not at which exit: the replay counts the first
+    /// it can reach); a transition beside one runs
+    /// took between the same two steps (two conditions leading the same way: the replay counts the
+    /// move on the first). What is drawn faded, and what `never-reached` reports, leaves them out.
+    public func unrecordedWays(on flow: Flow, graph: FlowIndex) -> Set<Int> {
+        let failedAt = Set(failures.keys.compactMap(\.step))
+        var taken = Set<[String]>()
+        for (t, transition) in flow.transitions.enumerated() where transitionCounts[t] > 0 { taken.insert([transition.from, transition.to]) }
+        var ways = Set<Int>()
+        for (t, transition) in flow.transitions.enumerated() where transitionCounts[t] == 0 {
+            guard let from = graph.index[transition.from] else { continue }
+            let target = graph.index[transition.to].map { flow.steps[$0].kind }
+            if failedAt.contains(from), transition.kind == .error || target == .fail { ways.insert(t) }
+            // Several exits of one kind out of a step: the replay counts the first a way reaches.
+            if stepVisits[from] > 0, let target, target.isExit,
+               graph.successors[from].contains(where: { $0.to != graph.index[transition.to] && flow.steps[$0.to].kind == target }) { ways.insert(t) }
+            if taken.contains([transition.from, transition.to]) { ways.insert(t) }
+        }
+        return ways
+    }
+}
+
 /// Replays runs on one flow. Feed it each run's events (`replay(_:)`); read `trace`.
 public struct Replayer: Sendable {
     public private(set) var trace: FlowTrace

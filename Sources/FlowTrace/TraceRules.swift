@@ -183,7 +183,9 @@ public enum TraceRules {
             reports as unreachable is not reported again, and neither are the steps that run no code \
             (the start, exits, joins, splits without an operation). A way out is reported only when the \
             step it leaves had several ways out (not the branches of a parallel split, which all run) \
-            and its target was reached by another way; otherwise the step is reported.
+            and its target was reached by another way (otherwise the step is reported), and not when \
+            runs may have taken it without their records saying so: a way to one of several exits of \
+            a kind, a failing step's error way, a second way between the same two steps.
             """,
         triggeringExamples: [
             """
@@ -309,10 +311,12 @@ public enum TraceRules {
         }
         // A decision that always went one way: a way out never taken, from a step runs reached, to a
         // step they reached by another way (an unreached target is reported as a step, above).
+        // Not what runs may have taken without their records saying so (`unrecordedWays`).
+        let unrecorded = trace.unrecordedWays(on: flow, graph: graph)
         for (index, step) in flow.steps.enumerated() where trace.stepVisits[index] > 0 {
             let ways = graph.successors[index].filter { flow.transitions[$0.transition].kind != .parallel }
             guard ways.count > 1 else { continue }
-            for way in ways where trace.transitionCounts[way.transition] == 0 && trace.stepVisits[way.to] > 0 {
+            for way in ways where trace.transitionCounts[way.transition] == 0 && trace.stepVisits[way.to] > 0 && !unrecorded.contains(way.transition) {
                 let transition = flow.transitions[way.transition]
                 let when = (transition.condition?.text ?? transition.label).map { " (when \($0))" } ?? ""
                 let target = flow.steps[way.to].id

@@ -277,6 +277,44 @@ struct BranchesAndGroupsReplayTests {
 
 @Suite("Coverage by recorded runs (never-reached)")
 struct CoverageTests {
+    @Test("no note for a way runs may have taken without their records saying so: one of two exits, a failing step's error way, a second condition to the same step")
+    func unrecordedWays() {
+        let graph = load("""
+            version: 1
+            flows:
+              - name: Returns
+                id: returns
+                data: {reason: String}
+                steps:
+                  - {id: inspect, next: [{to: refund, when: {key: reason, equals: damaged}}, {to: refund, when: {key: reason, equals: late}}, {to: repair, otherwise: true}]}
+                  - {id: refund, next: [{to: refunded, when: "paid"}, {to: credited, when: "store credit"}, {to: refundFailed, kind: error}]}
+                  - {id: repair, next: [{to: refund, when: "beyond repair"}, {to: repaired, otherwise: true}]}
+                  - {id: refunded, kind: end}
+                  - {id: credited, kind: end}
+                  - {id: repaired, kind: end}
+                  - {id: refundFailed, kind: fail}
+            """, file: "returns.flow.yaml")
+        let runs = """
+            {"flow": "returns", "run": 1, "step": "inspect", "event": "start"}
+            {"flow": "returns", "run": 1, "step": "refund", "event": "start"}
+            {"flow": "returns", "run": 1, "event": "end", "reason": "success"}
+            {"flow": "returns", "run": 2, "step": "inspect", "event": "start"}
+            {"flow": "returns", "run": 2, "step": "repair", "event": "start"}
+            {"flow": "returns", "run": 2, "step": "refund", "event": "start"}
+            {"flow": "returns", "run": 2, "step": "refund", "event": "fail", "reason": "error"}
+            {"flow": "returns", "run": 2, "event": "end", "reason": "failure"}
+            """
+        let report = TraceReport.replaying([RunRecordFormats.read(runs, file: "runs.jsonl")], on: graph.flows)
+        let notes = TraceRules.findings(of: report, staticFindings: Analyzer().analyze(graph)).filter { $0.rule == "never-reached" }.map(\.message)
+        // (repaired, an exit no run reached, is not a step runs run code at: not reported.)
+        #expect(notes.isEmpty, "\(notes)")
+        // Not said: inspect → refund on 'late' (the run may have had either reason), refund → credited
+        // (which exit run 1 ended at is not recorded); refund → refundFailed run 2 took (it failed there).
+        let trace = report.traces[0], flow = graph.flows[0]
+        #expect(trace.unrecordedWays(on: flow, graph: FlowIndex(flow)).map { "\(flow.transitions[$0].from)→\(flow.transitions[$0].to)" }.sorted()
+                == ["inspect→refund", "refund→credited"])
+    }
+
     static let flow = """
         version: 1
         flows:
