@@ -10,9 +10,9 @@ struct Trace: ParsableCommand {
             FlowLens's JSON-lines events, or OpenTelemetry traces in OTLP JSON (README, "Run records"); \
             its format is recognised from its content. Every other PATH is read for flows as 'check' \
             reads it (default: the current folder). Each run is matched to its flow (by the flow's id \
-            or name, or by the steps it started) and replayed on the flow's graph. The summary of each \
+            or name, a name .flowlens.yml's trace.flows maps, or the steps it started) and replayed on the flow's graph. The summary of each \
             flow's runs is printed, then the conformance findings (run-off-graph, failure-not-predicted, \
-            no-case-matched) in --format (the summary only in text). Exit status as for 'check'; 2 when \
+            no-case-matched, never-reached) in --format (the summary only in text). Exit status as for 'check'; 2 when \
             a record file has lines that cannot be read.
 
             EXAMPLES
