@@ -88,9 +88,9 @@ extension FlowTrace {
     /// exit, out of a step where runs failed: the records say the step failed, not always where the
     /// run went next); a transition to an exit out of a step runs reached that has another exit of
     /// that kind (a run's records say how it ended, not at which exit: the replay counts the first
-    /// it can reach); a transition beside one runs
-    /// took between the same two steps (two conditions leading the same way: the replay counts the
-    /// move on the first). What is drawn faded, and what `never-reached` reports, leaves them out.
+    /// it can reach); a transition beside one runs took between the same two steps (two conditions
+    /// leading the same way: the replay counts the move on the first). What is drawn faded, and
+    /// what `never-reached` reports, leaves them out.
     public func unrecordedWays(on flow: Flow, graph: FlowIndex) -> Set<Int> {
         let failedAt = Set(failures.keys.compactMap(\.step))
         var taken = Set<[String]>()
@@ -124,6 +124,9 @@ public struct Replayer: Sendable {
     /// Per transition: the parallel split it leaves (a step of kind `parallel`, or the source of a
     /// transition of kind `parallel`), nil for any other.
     let forkAt: [Int?]
+    /// The run (its number, `trace.runs`) that last arrived at each step: to count the runs that
+    /// reached a step apart from its visits.
+    var lastRun: [Int]
     /// The way found for each move made so far (`from` × `to`; nil: none), so that each move is
     /// searched once however many runs make it.
     var ways: [Int: [Int]?] = [:]
@@ -198,10 +201,6 @@ public struct Replayer: Sendable {
         }
         return nil
     }
-
-    /// The run (its number, `trace.runs`) that last arrived at each step: to count the runs that
-    /// reached a step apart from its visits.
-    var lastRun: [Int]
 
     /// A run arrives at `step`.
     mutating func visit(_ step: Int) {
