@@ -245,10 +245,16 @@ struct RunRecordTests {
             """
         let records = RunRecordFormats.read(text, file: "traces.json")
         #expect(problems(records).isEmpty)
+        // Each span at the line of its own spanId, not the request's first line.
         #expect(lines(records) == [
-            "start validateCart @1", "finish validateCart @1", "start pay @1",
-            "fail pay missing-key key=cardToken no card token @1", "end failure payment failed @1",
+            "start validateCart @9", "finish validateCart @9", "start pay @15",
+            "fail pay missing-key key=cardToken no card token @15", "end failure payment failed @6",
         ])
+        // A "spanId" that is not a span's key (here a resource attribute's name): the spans cannot be
+        // told apart by line, and keep the request's.
+        let ambiguous = RunRecordFormats.read(text.replacingOccurrences(of: "\"service.name\"", with: "\"spanId\""), file: "traces.json")
+        #expect(problems(ambiguous).isEmpty)
+        #expect(ambiguous.events.map(\.location.line) == [1, 1, 1, 1, 1])
         #expect(Set(records.events.map(\.flow)) == ["checkout"] && Set(records.events.map(\.run)) == ["5b8efff798038103d269b633813fc60c"])
         #expect(records.events[2].time == "1762078500000000300")
     }

@@ -87,8 +87,32 @@ public enum OTLPTraces {
                 }
             }
         }
+        // In a pretty-printed request each span is at its own line: the line of its `"spanId"` key
+        // (in file order, as the spans are read), when the keys and the spans with one agree in number.
+        var spanLines: [Int] = []
+        if whole != nil {
+            let spansWithIDs = documents.reduce(0) { count, document in
+                count + ((document.object["resourceSpans"] as? [[String: Any]]) ?? []).reduce(0) { count, resource in
+                    count + (((resource["scopeSpans"] ?? resource["instrumentationLibrarySpans"]) as? [[String: Any]]) ?? []).reduce(0) { count, scope in
+                        count + ((scope["spans"] as? [Any]) ?? []).filter { ($0 as? [String: Any])?["spanId"] != nil }.count
+                    }
+                }
+            }
+            var number = 0
+            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                number += 1
+                var rest = line[...]
+                while let found = rest.range(of: "\"spanId\"") {
+                    spanLines.append(number)
+                    rest = rest[found.upperBound...]
+                }
+            }
+            if spanLines.count != spansWithIDs { spanLines = [] }
+        }
+        var spanOrdinal = 0
         for (object, line) in documents {
-            let location = SourceLocation(file: file, line: line, column: 1)
+            let requestLocation = SourceLocation(file: file, line: line, column: 1)
+            var location = requestLocation
             guard let resources = object["resourceSpans"] as? [[String: Any]] else {
                 records.findings.append(.invalidInput("an OTLP export request needs a 'resourceSpans' list: skipped", at: location))
                 continue
@@ -99,6 +123,12 @@ public enum OTLPTraces {
                 let scopes = (resource["scopeSpans"] ?? resource["instrumentationLibrarySpans"]) as? [[String: Any]] ?? []
                 for scope in scopes {
                     for case let span as [String: Any] in scope["spans"] as? [Any] ?? [] {
+                        if span["spanId"] != nil {
+                            if spanOrdinal < spanLines.count { location = SourceLocation(file: file, line: spanLines[spanOrdinal], column: 1) }
+                            spanOrdinal += 1
+                        } else {
+                            location = requestLocation
+                        }
                         guard let trace = span["traceId"] as? String, !trace.isEmpty, let id = span["spanId"] as? String, !id.isEmpty,
                               let name = span["name"] as? String, let start = nanoseconds(span["startTimeUnixNano"]),
                               let end = nanoseconds(span["endTimeUnixNano"]) else {
