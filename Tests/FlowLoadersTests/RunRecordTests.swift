@@ -194,6 +194,12 @@ struct RunRecordTests {
             // Handed on as it is read, not at the end only.
             #expect(batches > (blockSize < 1 << 20 ? 2 : 0))
         }
+        // A folder or a missing file: one finding, nothing read.
+        for (path, message) in [(folder, "a folder, not a file of run records: give the files in it"), (folder + "/none.log", "cannot read the run records")] {
+            var read: [RunRecords] = []
+            RunRecordFormats.read(fileAt: path, file: "given", blockSize: blockSize) { read.append($0) }
+            #expect(read.count == 1 && read[0].events.isEmpty && read[0].findings.map(\.message) == [message])
+        }
     }
 
     @Test("JSON-lines events are recognised by an event on the first line, not by the word 'event' anywhere in it")

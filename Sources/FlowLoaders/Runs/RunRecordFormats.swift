@@ -85,11 +85,21 @@ public enum RunRecordFormats {
     /// one `invalid-input` finding.
     public static func read(fileAt path: String, file: String, spans: SpanMapping = .default, blockSize: Int = 1 << 20,
                             receive: (RunRecords) -> Void) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return receive(RunRecords(findings: [.invalidInput("a folder, not a file of run records: give the files in it", at: SourceLocation(file: file))]))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             return receive(RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: file))]))
         }
         defer { try? handle.close() }
-        var pending = [UInt8]((try? handle.read(upToCount: max(blockSize, headLength))) ?? Data())
+        let first: Data
+        do {
+            first = try handle.read(upToCount: max(blockSize, headLength)) ?? Data()
+        } catch {
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records: \(error.localizedDescription)", at: SourceLocation(file: file))]))
+        }
+        var pending = [UInt8](first)
         let head = String(decoding: pending.prefix(headLength), as: UTF8.self)
         guard let format = all(spans: spans).first(where: { $0.recognises(head) }) else { return receive(RunRecords(findings: [unrecognised(file)])) }
         var reader = format.reader(file)
@@ -116,7 +126,15 @@ public enum RunRecordFormats {
             if atEnd { break }
             receive(reader.take())
             pending.removeFirst(consumed)
-            let next = (try? handle.read(upToCount: blockSize)) ?? Data()
+            let next: Data
+            do {
+                next = try handle.read(upToCount: blockSize) ?? Data()
+            } catch {
+                // What was read is kept; the rest of the file is reported, not passed over.
+                receive(RunRecords(findings: [.invalidInput("cannot read the run records after line \(number): \(error.localizedDescription)",
+                                                            at: SourceLocation(file: file, line: max(number, 1), column: 1))]))
+                next = Data()
+            }
             atEnd = next.isEmpty
             pending.append(contentsOf: next)
         }
