@@ -43,7 +43,7 @@ extension TraceOverlay {
         self.init(
             runs: trace.runs, transitionCounts: trace.transitionCounts, stepVisits: trace.stepVisits,
             unreachedSteps: trace.runs == 0 ? [] : unreached, untakenTransitions: trace.runs == 0 ? [] : untaken,
-            neverReached: trace.runs == 0 ? [] : flow.steps.indices.filter { trace.stepVisits[$0] == 0 && !Replayer.silentKinds.contains(flow.steps[$0].kind) },
+            neverReached: trace.runs == 0 ? [] : trace.neverReached(in: flow),
             endings: trace.endings.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { Ending(reason: $0.key, count: $0.value) },
             failures: trace.failures.sorted { ($1.value.count, $0.value.location) < ($0.value.count, $1.value.location) }
                 .map { Failure(step: $0.key.step, reason: $0.key.reason, key: $0.key.key, count: $0.value.count, first: example($0.value)) },

@@ -83,6 +83,12 @@ public struct FlowTrace: Sendable {
 }
 
 extension FlowTrace {
+    /// The steps of `flow` no run reached, among those that run code of their own (the steps a run
+    /// passes silently, `Replayer.silentKinds`, leave no record to be missed by).
+    public func neverReached(in flow: Flow) -> [Int] {
+        flow.steps.indices.filter { stepVisits[$0] == 0 && !Replayer.silentKinds.contains(flow.steps[$0].kind) }
+    }
+
     /// The transitions of `flow` runs may have taken although the replay counted none on them: the
     /// records do not say. A way a failing run left its step (an error transition, or one to a fail
     /// exit, out of a step where runs failed: the records say the step failed, not always where the

@@ -110,7 +110,7 @@ public struct TraceReport: Sendable {
             if more > 0 || trace.otherPaths > 0 {
                 out += "    … \(Plural.count(more, "other path"))" + (trace.otherPaths > 0 ? " and \(Plural.count(trace.otherPaths, "run")) on paths not kept" : "") + "\n"
             }
-            let never = flow.steps.indices.filter { trace.stepVisits[$0] == 0 && !Replayer.silentKinds.contains(flow.steps[$0].kind) }
+            let never = trace.neverReached(in: flow)
             out += "  never reached: " + (never.isEmpty ? "none" : never.map { name($0) }.joined(separator: ", ")) + "\n"
             if !trace.failures.isEmpty {
                 out += "  failures:\n"

@@ -303,8 +303,9 @@ public enum TraceRules {
         let graph = FlowIndex(flow)
         let unreachable = Set(staticFindings.filter { $0.rule == RuleID.unreachableStep && $0.flow == flow.id }.compactMap(\.step))
         var findings: [Finding] = []
-        for (index, step) in flow.steps.enumerated() where trace.stepVisits[index] == 0 {
-            guard !Replayer.silentKinds.contains(step.kind), !unreachable.contains(step.id) else { continue }
+        for index in trace.neverReached(in: flow) {
+            let step = flow.steps[index]
+            guard !unreachable.contains(step.id) else { continue }
             findings.append(Finding(rule: neverReached.id, severity: neverReached.severity,
                                     message: trace.runs == 1 ? "the one recorded run did not reach \(step.id)" : "none of the \(trace.runs) recorded runs reached \(step.id)",
                                     location: step.location ?? flow.location ?? SourceLocation(file: flow.id), flow: flow.id, step: step.id))

@@ -75,9 +75,8 @@ public enum OTLPTraces {
         if let whole {
             documents = [(whole, 1)]
         } else {
-            var number = 0
-            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-                number += 1
+            for (index, line) in RunRecordFormats.lines(of: text).enumerated() {
+                let number = index + 1
                 guard !line.allSatisfy(\.isWhitespace) else { continue }
                 if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
                     documents.append((object, number))
@@ -98,12 +97,10 @@ public enum OTLPTraces {
                     }
                 }
             }
-            var number = 0
-            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-                number += 1
+            for (index, line) in RunRecordFormats.lines(of: text).enumerated() {
                 var rest = line[...]
                 while let found = rest.range(of: "\"spanId\"") {
-                    spanLines.append(number)
+                    spanLines.append(index + 1)
                     rest = rest[found.upperBound...]
                 }
             }

@@ -25,11 +25,7 @@ public struct RunRecordFormat: Sendable {
     /// The events a text holds, given the path reported in findings and run ids.
     public func read(_ text: String, file: String) -> RunRecords {
         var reader = reader(file)
-        var number = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            number += 1
-            reader.read(line, at: number)
-        }
+        for (index, line) in RunRecordFormats.lines(of: text).enumerated() { reader.read(line, at: index + 1) }
         reader.finish()
         return reader.take()
     }
@@ -140,6 +136,12 @@ public enum RunRecordFormats {
         }
         reader.finish()
         receive(reader.take())
+    }
+
+    /// The lines of `text` without their ends (LF or CRLF), line N at index N - 1, as the readers
+    /// number them.
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     }
 
     static func unrecognised(_ file: String) -> Finding {
