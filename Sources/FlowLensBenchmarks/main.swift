@@ -18,6 +18,7 @@ var largeSteps = 1000
 var errorEvery = 16
 var flowSizes = [1_000, 10_000, 100_000]
 var replayEvents = 1_000_000
+var keepCorpus: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -29,8 +30,9 @@ while let argument = arguments.popFirst() {
     case "--error-every": errorEvery = max(1, Int(arguments.popFirst() ?? "") ?? errorEvery)
     case "--flow-sizes": flowSizes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
     case "--events": replayEvents = Int(arguments.popFirst() ?? "") ?? replayEvents
+    case "--keep-corpus": keepCorpus = arguments.popFirst()
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N] [--keep-corpus DIR]\n".utf8))
         exit(2)
     }
 }
@@ -162,9 +164,11 @@ struct Corpus {
     var lines = 0
     var flowFiles = 0
 
-    init(name: String) throws {
+    init(name: String, keptIn parent: String?) throws {
         self.name = name
-        folder = NSTemporaryDirectory() + "flowlens-benchmark-\(ProcessInfo.processInfo.processIdentifier)-\(name)"
+        // `--keep-corpus DIR` writes the corpora to DIR/NAME and leaves them there (to profile
+        // `flowlens check` on them); otherwise a temporary folder removed at the end.
+        folder = parent.map { $0 + "/" + name } ?? NSTemporaryDirectory() + "flowlens-benchmark-\(ProcessInfo.processInfo.processIdentifier)-\(name)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
@@ -183,7 +187,7 @@ struct Corpus {
 
 // The all-flows corpus: every file an operation file or a view controller with flows.
 var random = Generator()
-var allFlows = try Corpus(name: "flows")
+var allFlows = try Corpus(name: "flows", keptIn: keepCorpus)
 var module = 0
 while allFlows.lines < targetLines {
     try allFlows.add("Module\(module)Operations.swift", operationFile(module, &random), touchesLibrary: true)
@@ -192,7 +196,7 @@ while allFlows.lines < targetLines {
 }
 // The app-shaped corpus: in every ten files, one touches a flow library (operations, a view
 // controller with flows, or operations reading keys from a constants file) and nine are ordinary code.
-var app = try Corpus(name: "app")
+var app = try Corpus(name: "app", keptIn: keepCorpus)
 var appRandom = Generator(state: 0xA99_5EED)
 var group = 0, ordinary = 0
 while app.lines < targetLines {
@@ -211,8 +215,10 @@ while app.lines < targetLines {
     group += 1
 }
 defer {
-    try? FileManager.default.removeItem(atPath: allFlows.folder)
-    try? FileManager.default.removeItem(atPath: app.folder)
+    if keepCorpus == nil {
+        try? FileManager.default.removeItem(atPath: allFlows.folder)
+        try? FileManager.default.removeItem(atPath: app.folder)
+    }
 }
 print("\(ProcessInfo.processInfo.activeProcessorCount) cores; median of \(runs) runs")
 for corpus in [allFlows, app] {

@@ -67,7 +67,8 @@ public struct SourceFileType: Sendable {
 
     /// Every file type FlowLens reads, in the order names are matched: FlowLens's own, then each
     /// dialect's, in the order of `Dialects.all`.
-    static var all: [SourceFileType] { central + Dialects.all.flatMap { $0.fileTypes } }
+    /// (Asked once a file by discovery and by the loader: made once.)
+    static let all: [SourceFileType] = central + Dialects.all.flatMap { $0.fileTypes }
 }
 
 /// What a per-file loader is made with: the run's settings.

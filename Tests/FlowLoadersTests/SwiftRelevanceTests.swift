@@ -218,7 +218,11 @@ struct SwiftRelevanceTests {
             func topLevel(_ value: Int) -> Int { let inner = value; return inner }
             """)
         #expect(!skim.unsure)
-        #expect(skim.declared == ["Profile", "name", "email", "age", "bogus", "make", "Kind", "admin", "guest", "topLevel"])
-        #expect(skim.mentions.isSuperset(of: ["local", "helper", "inner", "String"]))
+        let declared = ["Profile", "name", "email", "age", "bogus", "make", "Kind", "admin", "guest", "topLevel"]
+        #expect(skim.declared == declared.map(SwiftRelevance.key).sorted())
+        #expect(Set(skim.mentions).isSuperset(of: ["local", "helper", "inner", "String"].map(SwiftRelevance.key)))
+        // Keywords are told by their bytes, not only their keys; a backquoted keyword is a name.
+        let quoted = SwiftRelevance.Skim("enum Mode { case `default`, fast }\nstruct Holder { var `class`: Int }")
+        #expect(quoted.declared == ["Mode", "default", "fast", "Holder", "class"].map(SwiftRelevance.key).sorted())
     }
 }

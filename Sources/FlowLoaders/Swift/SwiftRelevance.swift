@@ -34,21 +34,22 @@ enum SwiftRelevance {
     /// benchmark, which checks that both ways give the same report.
     static let parseEveryFileVariable = "FLOWLENS_PARSE_EVERY_SWIFT_FILE"
 
-    /// Whether the pre-filter is on in this process.
-    static var isEnabled: Bool { ProcessInfo.processInfo.environment[parseEveryFileVariable] == nil }
+    /// Whether the pre-filter is on in this process. (`getenv`, not `ProcessInfo.environment`, which
+    /// copies the whole environment into a dictionary: this is asked once a Swift file.)
+    static var isEnabled: Bool { getenv(parseEveryFileVariable) == nil }
 
     /// For each file, whether it must be parsed. Linear in the words of the files: each name is
     /// followed once each way (from the files that mention it to those that declare it, and back).
     static func select(_ files: [SourceText], limits: Limits = .default) -> [Bool] {
         let skims = files.parallelMap { Skim($0.contents, nesting: limits.nesting) }
-        var declaredBy: [Substring: [Int]] = [:], mentionedBy: [Substring: [Int]] = [:]
+        var declaredBy: [UInt64: [Int]] = [:], mentionedBy: [UInt64: [Int]] = [:]
         for i in files.indices {
             for name in skims[i].declared { declaredBy[name, default: []].append(i) }
             for name in skims[i].mentions { mentionedBy[name, default: []].append(i) }
         }
         var relevant = files.indices.map { skims[$0].unsure || skims[$0].hasLibraryWord }
         var queue = files.indices.filter { relevant[$0] }
-        var followedMentions = Set<Substring>(), followedDeclarations = Set<Substring>()
+        var followedMentions = Set<UInt64>(), followedDeclarations = Set<UInt64>()
         while let file = queue.popLast() {
             let skim = skims[file]
             for name in skim.mentions where followedMentions.insert(name).inserted {
@@ -67,58 +68,113 @@ enum SwiftRelevance {
         return relevant
     }
 
+    /// The key a name is known by in `Skim.mentions` and `Skim.declared`: a 64-bit FNV-1a hash of its
+    /// UTF-8 bytes, so the pass never makes a `String` of a word. Two names with one key (unlikely at
+    /// 64 bits) connect files that need not be: more files parsed, never fewer.
+    static func key(_ name: String) -> UInt64 {
+        var hash = Self.fnvBasis
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* Self.fnvPrime }
+        return hash
+    }
+
+    static let fnvBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let fnvPrime: UInt64 = 0x100_0000_01b3
+
     /// What the light pass learns of one file.
     struct Skim {
         /// The file holds one of `libraryWords`.
         var hasLibraryWord = false
         /// The pass lost its way: the file is parsed.
         var unsure = false
-        /// Identifiers written in code (string interpolations included; comments and string text not).
-        var mentions = Set<Substring>()
-        /// Names declared at file scope or in a type's body (types, functions, properties, cases).
-        var declared = Set<Substring>()
+        /// The keys (`SwiftRelevance.key`) of the identifiers written in code (string interpolations
+        /// included; comments and string text not): sorted, each once.
+        var mentions: [UInt64] = []
+        /// The keys of the names declared at file scope or in a type's body (types, functions,
+        /// properties, cases): sorted, each once.
+        var declared: [UInt64] = []
 
         /// Skims `text`; string interpolations nested deeper than `nesting` make it `unsure` (the
         /// parse then reports them), so the pass never recurses without a bound.
         init(_ text: String, nesting: Int = Limits.default.nesting) {
             var text = text
             text.makeContiguousUTF8()
-            let whole = Substring(text)
-            whole.utf8.withContiguousStorageIfAvailable { bytes in
+            text.utf8.withContiguousStorageIfAvailable { bytes in
                 hasLibraryWord = SwiftRelevance.libraryWords.contains { SwiftRelevance.contains(bytes, $0) }
-                var lexer = Lexer(bytes: bytes, text: whole, nesting: nesting)
+                var lexer = Lexer(bytes: bytes, nesting: nesting)
                 lexer.scanCode(inInterpolation: false)
                 unsure = lexer.unsure || !lexer.scopes.isEmpty
-                mentions = lexer.mentions
-                declared = lexer.declared
+                mentions = Self.sortedOnce(lexer.mentions)
+                declared = Self.sortedOnce(lexer.declared)
             } ?? { unsure = true }()
+        }
+
+        static func sortedOnce(_ keys: [UInt64]) -> [UInt64] {
+            var keys = keys
+            keys.sort()
+            var kept = 0
+            for key in keys where kept == 0 || keys[kept - 1] != key {
+                keys[kept] = key
+                kept += 1
+            }
+            keys.removeLast(keys.count - kept)
+            return keys
         }
     }
 
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool {
-        guard let first = word.first, bytes.count >= word.count else { return false }
-        var i = 0
+        guard let first = word.first, bytes.count >= word.count, let base = bytes.baseAddress else { return false }
         let last = bytes.count - word.count
+        var i = 0
         while i <= last {
-            if bytes[i] == first {
-                var k = 1
-                while k < word.count, bytes[i + k] == word[k] { k += 1 }
-                if k == word.count { return true }
-            }
+            // memchr finds the candidates: a few per file, each then compared in full.
+            guard let found = memchr(base + i, Int32(first), last - i + 1) else { return false }
+            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var k = 1
+            while k < word.count, bytes[i + k] == word[k] { k += 1 }
+            if k == word.count { return true }
             i += 1
         }
         return false
     }
 
+    /// What a keyword tells the lexer; found by `Lexer.keyword`, which compares the bytes.
+    struct Keyword {
+        enum Kind { case type, extensionBody, name, binding, enumCase, other }
+        let bytes: [UInt8]
+        let kind: Kind
+        /// A modifier that may follow `class` (`class func`, `class var`): then `class` is no type.
+        let isModifier: Bool
+    }
+
+    /// The keywords the lexer acts on, by key.
+    static let keywords: [UInt64: Keyword] = {
+        let kinds: [String: Keyword.Kind] = [
+            "class": .type, "struct": .type, "enum": .type, "protocol": .type, "actor": .type,
+            "extension": .extensionBody, "func": .name, "typealias": .name, "associatedtype": .name,
+            "let": .binding, "var": .binding, "case": .enumCase,
+        ]
+        let modifiers: Set<String> = [
+            "func", "var", "let", "subscript", "override", "final", "public", "private", "internal", "fileprivate", "open",
+            "static", "mutating", "nonmutating", "convenience", "required", "dynamic", "lazy", "weak", "unowned", "indirect",
+            "nonisolated", "init", "deinit", "class", "actor", "isolated", "distributed", "package",
+        ]
+        var table: [UInt64: Keyword] = [:]
+        for word in Set(kinds.keys).union(modifiers) {
+            table[key(word)] = Keyword(bytes: Array(word.utf8), kind: kinds[word] ?? .other, isModifier: modifiers.contains(word))
+        }
+        precondition(table.count == Set(kinds.keys).union(modifiers).count, "two keywords share a key")
+        return table
+    }()
+
     /// A lexer that knows just enough Swift: comments, strings (raw, multi-line, interpolated),
     /// identifiers, braces, and which declarations are at file or type scope.
     struct Lexer {
         let bytes: UnsafeBufferPointer<UInt8>
-        let text: Substring
         var i = 0
         var unsure = false
-        var mentions = Set<Substring>()
-        var declared = Set<Substring>()
+        /// Keys of the identifiers and declared names, in the order met (`Skim` sorts them).
+        var mentions: [UInt64] = []
+        var declared: [UInt64] = []
         /// One entry per open brace: whether it is a type's body.
         var scopes: [Bool] = []
         /// A type keyword was seen: the next `{` opens its body.
@@ -134,27 +190,32 @@ enum SwiftRelevance {
 
         enum Expecting { case nothing, name, typeName, pattern }
 
-        static let modifiers: Set<Substring> = [
-            "func", "var", "let", "subscript", "override", "final", "public", "private", "internal", "fileprivate", "open",
-            "static", "mutating", "nonmutating", "convenience", "required", "dynamic", "lazy", "weak", "unowned", "indirect",
-            "nonisolated", "init", "deinit", "class", "actor", "isolated", "distributed", "package",
-        ]
-
         /// How deep string interpolations may nest, and how deep they are.
         let nesting: Int
         var interpolations = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, text: Substring, nesting: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, nesting: Int) {
             self.bytes = bytes
-            self.text = text
             self.nesting = nesting
         }
 
         var atDeclarationScope: Bool { scopes.last ?? true }
 
-        func word(_ start: Int, _ end: Int) -> Substring {
-            let utf8 = text.utf8
-            return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
+        /// The keyword `bytes[start..<end]` spells (hashed to `key`), if it is one the lexer acts on.
+        func keyword(_ start: Int, _ end: Int, _ key: UInt64) -> Keyword? {
+            guard end - start <= 14, let keyword = SwiftRelevance.keywords[key], keyword.bytes.count == end - start else { return nil }
+            for k in 0..<keyword.bytes.count where keyword.bytes[k] != bytes[start + k] { return nil }
+            return keyword
+        }
+
+        /// Reads an identifier's bytes from `i`, returning its key.
+        mutating func identifierKey(until stop: (UInt8) -> Bool) -> UInt64 {
+            var hash = SwiftRelevance.fnvBasis
+            while i < bytes.count, !stop(bytes[i]) {
+                hash = (hash ^ UInt64(bytes[i])) &* SwiftRelevance.fnvPrime
+                i += 1
+            }
+            return hash
         }
 
         static func isIdentifierStart(_ b: UInt8) -> Bool {
@@ -180,14 +241,14 @@ enum SwiftRelevance {
                     // A backquoted name is a name (`default`).
                     let start = i + 1
                     i = start
-                    while i < bytes.count, bytes[i] != UInt8(ascii: "`"), bytes[i] != 0x0A { i += 1 }
+                    let key = identifierKey { $0 == UInt8(ascii: "`") || $0 == 0x0A }
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "`") else { unsure = true; return }
-                    identifier(word(start, i), keywordsAllowed: false)
+                    identifier(start, i, key, keywordsAllowed: false)
                     i += 1
                 case _ where Self.isIdentifierStart(b):
                     let start = i
-                    while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
-                    identifier(word(start, i), keywordsAllowed: true)
+                    let key = identifierKey { !Self.isIdentifierByte($0) }
+                    identifier(start, i, key, keywordsAllowed: true)
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
                     lastSignificant = b
@@ -246,34 +307,36 @@ enum SwiftRelevance {
             lastSignificant = b
         }
 
-        mutating func identifier(_ name: Substring, keywordsAllowed: Bool) {
+        /// The identifier `bytes[start..<end]`, whose key is `name`.
+        mutating func identifier(_ start: Int, _ end: Int, _ name: UInt64, keywordsAllowed: Bool) {
             defer { lastSignificant = UInt8(ascii: "a") }
-            mentions.insert(name)
+            mentions.append(name)
             let afterDot = lastSignificant == UInt8(ascii: ".")
-            if expecting == .typeName, keywordsAllowed, Self.modifiers.contains(name) {
+            let keyword = keywordsAllowed ? self.keyword(start, end, name) : nil
+            if expecting == .typeName, keyword?.isModifier == true {
                 // `class func`, `class var`: a modifier, not a type.
                 expecting = .nothing
                 pendingTypeBody = false
             }
-            if keywordsAllowed, !afterDot, expecting == .nothing || expecting == .typeName {
-                switch name {
-                case "class", "struct", "enum", "protocol", "actor":
+            if let keyword, !afterDot, expecting == .nothing || expecting == .typeName {
+                switch keyword.kind {
+                case .type:
                     if atDeclarationScope { expecting = .typeName }
                     pendingTypeBody = true
                     return
-                case "extension":
+                case .extensionBody:
                     pendingTypeBody = true
                     return
-                case "func", "typealias", "associatedtype":
+                case .name:
                     if atDeclarationScope { expecting = .name }
                     return
-                case "let", "var", "case":
+                case .binding, .enumCase:
                     if atDeclarationScope {
                         expecting = .pattern
                         listDepth = depth
                     }
                     return
-                default:
+                case .other:
                     break
                 }
             }
@@ -282,14 +345,14 @@ enum SwiftRelevance {
                 break
             case .typeName:
                 expecting = .nothing
-                declared.insert(name)
+                declared.append(name)
             case .name:
                 expecting = .nothing
-                declared.insert(name)
+                declared.append(name)
             case .pattern:
-                if keywordsAllowed, name == "let" || name == "var" { return }  // `case let .x`, `if case var`
+                if keyword?.kind == .binding { return }  // `case let .x`, `if case var`
                 if tupleDepth == nil { expecting = .nothing }  // in `let (a, b)` every name is declared
-                declared.insert(name)
+                declared.append(name)
             }
         }
 
