@@ -1,6 +1,8 @@
 import Foundation
 import FlowModel
 @testable import FlowLoaders
+import SwiftParser
+import SwiftSyntax
 import Testing
 
 /// Hostile inputs (issues 16 and 20): each file here crashed, hung or blew up before, and is now an
@@ -101,6 +103,34 @@ import Testing
         let findings = invalid(load([(name: "Long.swift", text: text)]))
         #expect(findings.count == 1)
         #expect(findings.first?.message.contains("syntax nested deeper than 2000 levels") == true)
+    }
+
+    /// The raw walk that says whether a tree is too deep (before the node-by-node one looks for the
+    /// node) counts depth as the node-by-node walk does: exactly at each file's own depth.
+    @Test func theRawDepthWalkAgreesWithTheNodeWalk() throws {
+        let chain = (0..<120).map { "    .add(operation: Step\($0)Op())" }.joined(separator: "\n")
+        var texts = [nestedCalls(40), "let flow = Flow()\n\(chain)\n    .start()\n", "#if DEBUG\nstruct A { var b: [[Int: String?]] = [[:]] }\n#endif\n", ""]
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for sample in ["samples/flow-ios/PhotoShare", "samples/flowstate/ProfileApp", "samples/syrup"] {
+            let folder = root.appendingPathComponent(sample).path
+            for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".swift") {
+                texts.append(try String(contentsOfFile: folder + "/" + name, encoding: .utf8))
+            }
+        }
+        #expect(texts.count > 8)
+        for text in texts {
+            let tree = Parser.parse(source: text)
+            var deepest = 0
+            var stack: [(Syntax, Int)] = [(Syntax(tree), 1)]
+            while let (node, depth) = stack.popLast() {
+                deepest = max(deepest, depth)
+                for child in node.children(viewMode: .all) { stack.append((child, depth + 1)) }
+            }
+            #expect(SwiftNesting.isDeeper(than: deepest - 1, tree))
+            #expect(!SwiftNesting.isDeeper(than: deepest, tree))
+            #expect(SwiftNesting.firstNode(deeperThan: deepest, in: tree) == nil)
+            #expect(SwiftNesting.firstNode(deeperThan: deepest - 1, in: tree) != nil)
+        }
     }
 
     @Test func aLongButReasonableChainStillLoads() {

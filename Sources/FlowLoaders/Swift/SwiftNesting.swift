@@ -1,5 +1,6 @@
 import FlowModel
-import SwiftSyntax
+// The raw layout (SPI) lets `isDeeper` walk a tree without materialising a `Syntax` node per node.
+@_spi(RawSyntax) import SwiftSyntax
 
 /// A cheap scan of a Swift file's brackets before swift-syntax parses it.
 ///
@@ -136,11 +137,26 @@ extension SwiftNesting {
     /// The first node deeper than `limit` in `tree`, found without recursion (the point is that a
     /// recursive walk could overflow the stack).
     static func firstNode(deeperThan limit: Int, in tree: some SyntaxProtocol) -> Syntax? {
+        // Nearly every file is shallow, which the raw walk tells cheaply; only a deep one is walked
+        // again, node by node, for the first deep node in this order.
+        guard isDeeper(than: limit, tree) else { return nil }
         var stack: [(node: Syntax, depth: Int)] = [(Syntax(tree), 1)]
         while let (node, depth) = stack.popLast() {
             if depth > limit { return node }
             for child in node.children(viewMode: .all).reversed() { stack.append((child, depth + 1)) }
         }
         return nil
+    }
+
+    /// Whether some node of `tree` (a token, or a present child of a layout) is deeper than `limit`,
+    /// counting `tree` as depth 1, as `firstNode` does. Without recursion.
+    static func isDeeper(than limit: Int, _ tree: some SyntaxProtocol) -> Bool {
+        var stack: [(node: RawSyntax, depth: Int)] = [(tree.raw, 1)]
+        while let (node, depth) = stack.popLast() {
+            if depth > limit { return true }
+            guard let layout = node.layoutView else { continue }
+            for child in layout.children { if let child { stack.append((child, depth + 1)) } }
+        }
+        return false
     }
 }

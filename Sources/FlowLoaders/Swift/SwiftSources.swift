@@ -34,11 +34,26 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
         let parsed = SwiftSources.parse(relevant.map { keep in files.indices.filter { keep[$0] }.map { files[$0] } } ?? files,
                                         limits: limits, progress: progress)
         var graph = FlowGraph()
-        for dialect in Dialects.swift { graph.merge(dialect.read(parsed)) }
+        for dialect in Dialects.swift where parsesEveryFile || Self.mayHoldFlows(of: dialect, in: files, relevant: relevant) {
+            graph.merge(dialect.read(parsed))
+        }
         // Files not read (nested too deep) first; then syntax errors and conflict markers of the files read.
         graph.loadFindings = parsed.compactMap(\.problem) + graph.loadFindings
         graph.loadFindings += SwiftSources.syntaxErrors(in: parsed, flows: graph.flows)
         return graph
+    }
+
+    /// Whether some file read holds one of the dialect's `relevantWords`: every file defining or
+    /// using its flows does, so without one its reader would find nothing, and is not run (a
+    /// Flow-iOS app never pays for the Syrup reader). Part of the pre-filter: off with it.
+    static func mayHoldFlows(of dialect: any SwiftDialect.Type, in files: [SourceText], relevant: [Bool]?) -> Bool {
+        let words = dialect.relevantWords.map { Array($0.utf8) }
+        return files.indices.contains { index in
+            guard relevant?[index] ?? true else { return false }
+            return files[index].contents.utf8.withContiguousStorageIfAvailable { bytes in
+                words.contains { SwiftRelevance.contains(bytes, $0) }
+            } ?? true
+        }
     }
 }
 
@@ -55,6 +70,9 @@ enum SwiftSources {
 }
 
 extension SwiftSources {
+    /// The starts of a merge-conflict marker's lines (git's, with `diff3`'s base).
+    static let conflictMarkers: [[UInt8]] = ["<<<<<<<", ">>>>>>>", "=======", "|||||||"].map { Array($0.utf8) }
+
     /// One `invalid-input` finding per file that does not parse (the first error swift-syntax's
     /// parser marks: a missing or an unexpected token) or holds merge-conflict markers, for each flow
     /// defined in it (carrying the flow's id, so that the flow is reported as not read, not as clean),
@@ -84,10 +102,10 @@ extension SwiftSources {
     static func firstError(in file: ParsedSwiftFile) -> (String, FlowModel.SourceLocation)? {
         // The lexer keeps a conflict marker as unexpected trivia and parses what follows it as code:
         // both sides of the conflict, or one, would be read as if they were the file.
-        for token in file.tree.tokens(viewMode: .sourceAccurate) {
+        for token in file.mayHoldConflictMarker ? Array(file.tree.tokens(viewMode: .sourceAccurate)) : [] {
             var offset = token.position
             for piece in token.leadingTrivia {
-                if case let .unexpectedText(text) = piece, ["<<<<<<<", ">>>>>>>", "=======", "|||||||"].contains(where: text.hasPrefix) {
+                if case let .unexpectedText(text) = piece, conflictMarkers.contains(where: { text.utf8.starts(with: $0) }) {
                     let at = file.converter.location(for: offset)
                     return ("merge-conflict marker: the file is not read until the conflict is resolved",
                             FlowModel.SourceLocation(file: file.file.displayPath, line: at.line, column: at.column))

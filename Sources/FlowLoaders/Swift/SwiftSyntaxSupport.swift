@@ -11,9 +11,15 @@ struct ParsedSwiftFile {
     /// Why the file was not read (nested past `Limits`), an `invalid-input` finding; its `tree` is
     /// then empty, so no reader walks what could overflow the stack.
     let problem: Finding?
+    /// The text holds one of the merge-conflict markers (`SwiftSources.conflictMarkers`) somewhere:
+    /// only then does `SwiftSources.firstError` look through every token's trivia for one.
+    let mayHoldConflictMarker: Bool
 
     init(_ source: SourceText, limits: Limits = .default) {
         file = source.file
+        mayHoldConflictMarker = source.contents.utf8.withContiguousStorageIfAvailable { bytes in
+            SwiftSources.conflictMarkers.contains { SwiftRelevance.contains(bytes, $0) }
+        } ?? true
         let shown = source.file.displayPath
         if let found = SwiftNesting.check(source.contents, limits: limits) {
             problem = .invalidInput(found.message, at: FlowModel.SourceLocation(file: shown, line: found.line, column: found.column))
