@@ -121,6 +121,10 @@ final class FileIndexer: SyntaxVisitor {
     var constants = ConstantTable()
     /// Stored property types per class, for `self.x` values.
     var propertyTypes: [String: [String: TypeName]] = [:]
+    /// The classes, structs and enums the walk is inside, innermost last. A class's calls are
+    /// collected in this same walk (a second walk of each class body was a seventh of `check`):
+    /// those in its member block and not inside a nested struct, enum or class, which has its own.
+    private var types: [(collector: AccessCollector, index: Int, members: Range<AbsolutePosition>)?] = []
 
     init(_ file: ParsedSwiftFile) {
         self.file = file
@@ -176,11 +180,34 @@ final class FileIndexer: SyntaxVisitor {
         }
         propertyTypes[node.name.text] = properties
         let collector = AccessCollector(file: file, typeName: node.typePath(named: node.name.text), properties: properties)
-        collector.walk(node.memberBlock)
-        facts.reads = collector.reads
-        facts.writes = collector.writes
+        types.append((collector, classes.count, node.memberBlock.position..<node.memberBlock.endPosition))
         classes.append(facts)
         return .visitChildren  // nested classes are classes too
+    }
+
+    override func visitPost(_ node: ClassDeclSyntax) {
+        guard let type = types.popLast(), let (collector, index, _) = type else { return }
+        classes[index].reads = collector.reads
+        classes[index].writes = collector.writes
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        types.append(nil)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: StructDeclSyntax) { types.removeLast() }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        types.append(nil)
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: EnumDeclSyntax) { types.removeLast() }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let type = types.last, let (collector, _, members) = type, members.contains(node.position) { collector.collect(node) }
+        return .visitChildren
     }
 
     /// `{ return "x" }`, `{ "x" }` or `{ get { return "x" } }`.
@@ -198,8 +225,9 @@ final class FileIndexer: SyntaxVisitor {
     }
 }
 
-/// The `getData`/`setData` calls inside one class body (nested types excluded).
-final class AccessCollector: SyntaxVisitor {
+/// The `getData`/`setData` calls inside one class body (nested types excluded), told them one by one
+/// by `FileIndexer`'s walk.
+final class AccessCollector {
     let file: ParsedSwiftFile
     let ownerName: String
     let properties: [String: TypeName]
@@ -210,20 +238,15 @@ final class AccessCollector: SyntaxVisitor {
         self.file = file
         self.ownerName = typeName
         self.properties = properties
-        super.init(viewMode: .sourceAccurate)
     }
 
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-
-    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    /// A call in the class body: kept when it is a `getData` or a `setData`.
+    func collect(_ node: FunctionCallExprSyntax) {
         switch node.calledExpression.calleeName {
         case "getData" where node.argument("name") != nil: reads.append(read(node))
         case "setData" where node.argument("name") != nil && node.argument("value") != nil: writes.append(write(node))
         default: break
         }
-        return .visitChildren
     }
 
     /// The key an expression names. A bare name declared in the function (a parameter, a local, a
