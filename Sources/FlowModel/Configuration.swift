@@ -164,32 +164,54 @@ public enum Glob {
     /// Whether `path` (with `/` separators) matches `pattern`. A pattern without `/` matches a name
     /// in any folder; a pattern ending with `/` or `/**` matches everything below that folder.
     public static func matches(_ pattern: String, _ path: String) -> Bool {
-        let pattern = normalised(pattern)
-        return match(Array(pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)),
-                     Array(path.split(separator: "/").map(String.init)))
+        match(normalised(pattern).split(separator: "/", omittingEmptySubsequences: false), path.split(separator: "/"))
     }
 
-    private static func match(_ parts: [String], _ names: [String]) -> Bool {
-        guard let first = parts.first else { return names.isEmpty }
-        if first == "**" {
-            // Zero or more folders.
-            for skip in 0...names.count where match(Array(parts.dropFirst()), Array(names.dropFirst(skip))) { return true }
-            return false
+    /// Folder by folder: after each part of the pattern, the numbers of names it can have consumed
+    /// (`**` any number of them). Parts × names steps, never a search that backtracks without bound.
+    private static func match(_ parts: [Substring], _ names: [Substring]) -> Bool {
+        var reachable = [Bool](repeating: false, count: names.count + 1)
+        reachable[0] = true
+        for part in parts {
+            var next = [Bool](repeating: false, count: names.count + 1)
+            if part == "**" {
+                var any = false
+                for j in 0...names.count {
+                    any = any || reachable[j]
+                    next[j] = any
+                }
+            } else {
+                for j in names.indices where reachable[j] && matchName(part, names[j]) { next[j + 1] = true }
+            }
+            reachable = next
         }
-        guard let name = names.first, matchName(Array(first), Array(name)) else { return false }
-        return match(Array(parts.dropFirst()), Array(names.dropFirst()))
+        return reachable[names.count]
     }
 
-    private static func matchName(_ pattern: [Character], _ name: [Character]) -> Bool {
-        guard let p = pattern.first else { return name.isEmpty }
-        switch p {
-        case "*":
-            for skip in 0...name.count where matchName(Array(pattern.dropFirst()), Array(name.dropFirst(skip))) { return true }
-            return false
-        case "?":
-            return !name.isEmpty && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
-        default:
-            return name.first == p && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
+    /// `*` any characters, `?` one, anything else itself: the usual greedy match that returns to the
+    /// last `*` on a mismatch (at most pattern × name steps).
+    private static func matchName(_ pattern: Substring, _ name: Substring) -> Bool {
+        guard pattern.contains(where: { $0 == "*" || $0 == "?" }) else { return pattern == name }
+        let p = Array(pattern), n = Array(name)
+        var i = 0, j = 0
+        var star: Int?, resume = 0
+        while j < n.count {
+            if i < p.count, p[i] == "*" {
+                star = i
+                resume = j
+                i += 1
+            } else if i < p.count, p[i] == "?" || p[i] == n[j] {
+                i += 1
+                j += 1
+            } else if let star {
+                i = star + 1
+                resume += 1
+                j = resume
+            } else {
+                return false
+            }
         }
+        while i < p.count, p[i] == "*" { i += 1 }
+        return i == p.count
     }
 }

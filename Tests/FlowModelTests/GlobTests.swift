@@ -33,4 +33,60 @@ struct GlobTests {
             #expect(Glob.rebased(pattern, under: "") == pattern && Glob.rebased(pattern, under: ".") == pattern)
         }
     }
+
+    /// The matcher before it was made iterative (recursive, backtracking): the reference.
+    private static func reference(_ pattern: String, _ path: String) -> Bool {
+        func match(_ parts: [String], _ names: [String]) -> Bool {
+            guard let first = parts.first else { return names.isEmpty }
+            if first == "**" {
+                for skip in 0...names.count where match(Array(parts.dropFirst()), Array(names.dropFirst(skip))) { return true }
+                return false
+            }
+            guard let name = names.first, matchName(Array(first), Array(name)) else { return false }
+            return match(Array(parts.dropFirst()), Array(names.dropFirst()))
+        }
+        func matchName(_ pattern: [Character], _ name: [Character]) -> Bool {
+            guard let p = pattern.first else { return name.isEmpty }
+            switch p {
+            case "*":
+                for skip in 0...name.count where matchName(Array(pattern.dropFirst()), Array(name.dropFirst(skip))) { return true }
+                return false
+            case "?": return !name.isEmpty && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
+            default: return name.first == p && matchName(Array(pattern.dropFirst()), Array(name.dropFirst()))
+            }
+        }
+        var pattern = pattern.hasPrefix("./") ? String(pattern.dropFirst(2)) : pattern
+        if pattern.hasSuffix("/") { pattern += "**" }
+        if !pattern.contains("/") { pattern = "**/" + pattern }
+        return match(pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init), path.split(separator: "/").map(String.init))
+    }
+
+    @Test("the matcher says what the recursive one said, on 20,000 random patterns and paths")
+    func sameAsTheRecursiveMatcher() {
+        var state: UInt64 = 0x61_0B
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["a", "b", "ab", "é", "e\u{301}", ".", "flow", "*", "?", "**", "x.flow.yaml"]
+        func segment(_ wild: Bool) -> String {
+            (0..<(1 + next(3))).map { _ in wild ? pieces[next(pieces.count)] : pieces[next(pieces.count - 4)] }.joined()
+        }
+        var matched = 0
+        for _ in 0..<20_000 {
+            let pattern = (0..<(1 + next(4))).map { _ in next(5) == 0 ? "**" : segment(true) }.joined(separator: "/") + (next(6) == 0 ? "/" : "")
+            let path = (0..<(1 + next(4))).map { _ in segment(false) }.joined(separator: "/")
+            let expected = Self.reference(pattern, path)
+            if expected { matched += 1 }
+            #expect(Glob.matches(pattern, path) == expected, "\(pattern) on \(path)")
+        }
+        #expect(matched > 500)
+    }
+
+    @Test("many stars against a long name take steps, not an exponential search")
+    func manyStars() {
+        let name = String(repeating: "a", count: 200)
+        #expect(!Glob.matches("**/" + String(repeating: "*a", count: 40) + "b", "x/" + name))
+        #expect(Glob.matches(String(repeating: "**/", count: 30) + "*a*", String(repeating: "d/", count: 30) + name))
+    }
 }
