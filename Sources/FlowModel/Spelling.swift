@@ -10,11 +10,12 @@ public enum Spelling {
     /// The candidate closest to `word` (case-insensitive edit distance), if it is close enough to be
     /// a plausible typo: at most one edit per three characters, and at least one.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        guard isShortEnough(word) else { return nil }
         let lower = Array(word.lowercased())
         guard lower.count <= maximumLength else { return nil }
         let limit = max(1, word.count / 3)
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
+        for candidate in candidates where isShortEnough(candidate) {
             guard let d = distance(lower, Array(candidate.lowercased()), limit: limit) else { continue }
             if best == nil || (d, candidate) < (best!.distance, best!.name) { best = (candidate, d) }
         }
@@ -30,12 +31,13 @@ public enum Spelling {
     /// In one pass, what `closest` suggests (ties going to the first name in order) and whether it is
     /// `unique`: a caller that words a message and offers a fix compares every candidate once.
     public static func suggestion(for word: String, in candidates: some Sequence<String>) -> (name: String, isUnique: Bool)? {
+        guard isShortEnough(word) else { return nil }
         let lower = Array(word.lowercased())
         guard lower.count <= maximumLength else { return nil }
         let limit = max(1, word.count / 3)
         var best: (name: String, distance: Int)?
         var tied = false
-        for candidate in candidates where candidate != word {
+        for candidate in candidates where candidate != word && isShortEnough(candidate) {
             guard let d = distance(lower, Array(candidate.lowercased()), limit: limit) else { continue }
             if best == nil || d < best!.distance {
                 best = (candidate, d)
@@ -46,6 +48,13 @@ public enum Spelling {
             }
         }
         return best.map { ($0.name, !tied) }
+    }
+
+    /// Whether a word can be within `maximumLength` once lowercased, told by reading at most twice
+    /// that many characters (lowercasing a 100,000-character name to find it too long was most of
+    /// the time of a check with such names). The exact test follows, on the lowercased word.
+    private static func isShortEnough(_ word: String) -> Bool {
+        word.utf8.count <= maximumLength || word.prefix(2 * maximumLength + 1).count <= 2 * maximumLength
     }
 
     /// Levenshtein distance, or nil when it is over `limit` edits or either word is longer than

@@ -109,7 +109,45 @@ public enum Escaping {
     }
 
     /// `json(_:alsoEscaping:)` without the quotes, appended to `out` (the JSON writer's fast path).
-    public static func json(_ text: String, into out: inout String, alsoEscaping: (Unicode.Scalar) -> Bool = { _ in false }) {
+    /// By UTF-8 bytes: what needs no escape is appended a run at a time, not a scalar at a time.
+    public static func json(_ text: String, into out: inout String) {
+        var text = text
+        text.makeContiguousUTF8()
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var run = 0, i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                var escape: String?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case 0..<0x20, 0x7F: escape = "\\u" + hex(Unicode.Scalar(byte))
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    escape = bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    width = 3
+                default: break
+                }
+                guard let escape else { i += 1; continue }
+                if i > run { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<i]), as: UTF8.self) }
+                out += escape
+                i += width
+                run = i
+            }
+            if run == 0 {
+                out += text
+            } else if run < bytes.count {
+                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run...]), as: UTF8.self)
+            }
+        } ?? json(text, into: &out, alsoEscaping: { _ in false })
+    }
+
+    /// `json(_:into:)`, escaping also every character `alsoEscaping` names.
+    public static func json(_ text: String, into out: inout String, alsoEscaping: (Unicode.Scalar) -> Bool) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -127,6 +165,14 @@ public enum Escaping {
         }
     }
 
+    /// The ASCII characters `markdown` escapes, by code (a table: searching a string of them for
+    /// each character was most of the time of a page with long names).
+    private static let markdownPunctuation: [Bool] = {
+        var table = [Bool](repeating: false, count: 128)
+        for byte in "\\`*_{}[]()#+-.!<>|~&".utf8 { table[Int(byte)] = true }
+        return table
+    }()
+
     /// Markdown prose (a heading, a list item, a path sentence): Markdown's punctuation
     /// backslash-escaped, line breaks as spaces.
     public static func markdown(_ text: String) -> String {
@@ -134,7 +180,7 @@ public enum Escaping {
         var out = ""
         for character in text {
             if character.isNewline { out += " "; continue }
-            if "\\`*_{}[]()#+-.!<>|~&".contains(character) { out += "\\" }
+            if let ascii = character.asciiValue, markdownPunctuation[Int(ascii)] { out += "\\" }
             out.append(character)
         }
         return out

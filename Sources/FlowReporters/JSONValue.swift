@@ -28,6 +28,13 @@ public indirect enum JSONValue: Hashable, Sendable {
         return out
     }
 
+    /// Indentation strings, made once (a report of a large flow writes hundreds of thousands of lines).
+    private static let indents = (0..<24).map { String(repeating: "  ", count: $0) }
+
+    private static func indentation(_ depth: Int) -> String {
+        depth < indents.count ? indents[depth] : String(repeating: "  ", count: depth)
+    }
+
     private func write(to out: inout String, indent: Int) {
         switch self {
         case .null: out += "null"
@@ -38,22 +45,24 @@ public indirect enum JSONValue: Hashable, Sendable {
             guard !items.isEmpty else { out += "[]"; return }
             out += "[\n"
             for (n, item) in items.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                out += Self.indentation(indent + 1)
                 item.write(to: &out, indent: indent + 1)
                 out += n == items.count - 1 ? "\n" : ",\n"
             }
-            out += String(repeating: "  ", count: indent) + "]"
+            out += Self.indentation(indent)
+            out += "]"
         case let .object(fields):
             guard !fields.isEmpty else { out += "{}"; return }
             out += "{\n"
             for (n, (key, value)) in fields.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                out += Self.indentation(indent + 1)
                 Self.writeString(key, to: &out)
                 out += ": "
                 value.write(to: &out, indent: indent + 1)
                 out += n == fields.count - 1 ? "\n" : ",\n"
             }
-            out += String(repeating: "  ", count: indent) + "}"
+            out += Self.indentation(indent)
+            out += "}"
         }
     }
 
