@@ -139,9 +139,30 @@ enum WriterChecks {
         }
         let page = ReviewPage().html(report, diagrams: diagrams)
         var problems = hidden(in: page, format: "the review page")
-        if page.components(separatedBy: "<script").count != 2 { problems.append("the review page has \(page.components(separatedBy: "<script").count - 1) scripts, not its own one") }
+        let scripts = occurrences(of: "<script", in: page)
+        if scripts != 1 { problems.append("the review page has \(scripts) scripts, not its own one") }
         if let problem = HTMLBalance.problem(in: page) { problems.append("the review page is not balanced: \(problem)") }
         return problems
+    }
+
+    /// How many times `word` (ASCII) is in `text`, counted in its bytes (Foundation's
+    /// `components(separatedBy:)` compared by characters: a quarter of this target's time).
+    static func occurrences(of word: String, in text: String) -> Int {
+        let needle = Array(word.utf8)
+        var text = text
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var count = 0, i = 0
+            while i + needle.count <= bytes.count {
+                if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) {
+                    count += 1
+                    i += needle.count
+                } else {
+                    i += 1
+                }
+            }
+            return count
+        } ?? text.components(separatedBy: word).count - 1
     }
 
     // MARK: Reports

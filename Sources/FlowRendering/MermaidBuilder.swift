@@ -184,7 +184,16 @@ public struct MermaidBuilder: Sendable {
 
     /// The comment line naming the flow: only letters, digits and spaces of its name.
     static func comment(_ flow: Flow, _ what: String) -> String {
-        let name = String(flow.name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " " }.map(Character.init)).prefix(80)
+        // The letters, digits and spaces of the name, its first 80 characters: read no further than
+        // 32 scalars a character (a 100,000-character name was filtered whole to keep 80).
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in flow.name.unicodeScalars where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == " " {
+            kept.append(scalar)
+            count += 1
+            if count == 80 * 32 { break }
+        }
+        let name = String(kept).prefix(80)
         return "%% \(what): \(name)"
     }
 
