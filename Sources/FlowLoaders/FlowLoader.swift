@@ -193,7 +193,9 @@ public struct SourceLoader: Sendable {
 
     private static func read(_ file: InputFile, maximumBytes: Int) -> ReadResult {
         // The per-file budget is checked before reading: a huge file is never loaded into memory.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber, size.intValue > maximumBytes {
+        // (`stat`, not `FileManager.attributesOfItem`, which builds a dictionary of every attribute.)
+        var info = stat()
+        if stat(file.path, &info) == 0, Int(info.st_size) > maximumBytes {
             return .unreadable(.invalidInput("file is larger than \(maximumBytes) bytes (limits.fileBytes), not read",
                                              at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
         }

@@ -138,7 +138,8 @@ public struct Configuration: Hashable, Sendable {
 
     /// Whether a file found by walking a folder is read (`path` relative to the base directory).
     public func includes(relativePath path: String) -> Bool {
-        (include.isEmpty || include.contains { Glob.matches($0, path) }) && !exclude.contains { Glob.matches($0, path) }
+        let names = path.split(separator: "/")  // once for every pattern
+        return (include.isEmpty || include.contains { Glob.matches($0, names: names) }) && !exclude.contains { Glob.matches($0, names: names) }
     }
 }
 
@@ -157,14 +158,19 @@ public enum Glob {
     static func normalised(_ pattern: String) -> String {
         var pattern = pattern.hasPrefix("./") ? String(pattern.dropFirst(2)) : pattern
         if pattern.hasSuffix("/") { pattern += "**" }
-        if !pattern.contains("/") { pattern = "**/" + pattern }
+        if !pattern.utf8.contains(UInt8(ascii: "/")) { pattern = "**/" + pattern }
         return pattern
     }
 
     /// Whether `path` (with `/` separators) matches `pattern`. A pattern without `/` matches a name
     /// in any folder; a pattern ending with `/` or `/**` matches everything below that folder.
     public static func matches(_ pattern: String, _ path: String) -> Bool {
-        match(normalised(pattern).split(separator: "/", omittingEmptySubsequences: false), path.split(separator: "/"))
+        matches(pattern, names: path.split(separator: "/"))
+    }
+
+    /// `matches` for a path already split into its names.
+    static func matches(_ pattern: String, names: [Substring]) -> Bool {
+        match(normalised(pattern).split(separator: "/", omittingEmptySubsequences: false), names)
     }
 
     /// Folder by folder: after each part of the pattern, the numbers of names it can have consumed
