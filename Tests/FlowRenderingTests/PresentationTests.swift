@@ -1,3 +1,4 @@
+import FlowLensTestSupport
 import FlowModel
 import FlowPresentation
 import Foundation
@@ -134,11 +135,8 @@ struct PresentationTests {
     /// ASCII punctuation) write what the scalar-by-scalar and string-search versions wrote.
     @Test("the fast JSON and Markdown escapes agree with the character-by-character ones on 5,000 random texts")
     func fastEscapesAgree() {
-        var state: UInt64 = 0xE5C_A9E
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SplitMix64(seed: 0xE5C_A9E)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         let pieces = ["a", "Step", "\"", "\\", "\n", "\r\n", "\t", "\u{1}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{2027}", "→", "é", "e\u{301}",
                       "👩‍💻", "*", "[x](y)", "#", "|", "-", "\u{FEFF}", " ", "\u{85}", "\u{E2}"]
         for _ in 0..<5_000 {
