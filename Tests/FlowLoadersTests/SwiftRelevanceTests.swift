@@ -224,5 +224,10 @@ struct SwiftRelevanceTests {
         // Keywords are told by their bytes, not only their keys; a backquoted keyword is a name.
         let quoted = SwiftRelevance.Skim("enum Mode { case `default`, fast }\nstruct Holder { var `class`: Int }")
         #expect(quoted.declared == ["Mode", "default", "fast", "Holder", "class"].map(SwiftRelevance.key).sorted())
+        // A name written with a precomposed letter in one file and a combining accent in another is
+        // one name, as Swift's strings compare them.
+        let composed = SwiftRelevance.Skim("struct Caf\u{E9} {}"), decomposed = SwiftRelevance.Skim("let x = Cafe\u{301}()")
+        #expect(composed.declared == [SwiftRelevance.key("Caf\u{E9}")])
+        #expect(decomposed.mentions.contains(SwiftRelevance.key("Caf\u{E9}")))
     }
 }

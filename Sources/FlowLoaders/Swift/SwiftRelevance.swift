@@ -69,11 +69,14 @@ enum SwiftRelevance {
     }
 
     /// The key a name is known by in `Skim.mentions` and `Skim.declared`: a 64-bit FNV-1a hash of its
-    /// UTF-8 bytes, so the pass never makes a `String` of a word. Two names with one key (unlikely at
-    /// 64 bits) connect files that need not be: more files parsed, never fewer.
+    /// UTF-8 bytes, so the pass never makes a `String` of an ASCII word (nearly all of them); a name
+    /// with other characters is hashed in NFC, so that names Swift's `String` calls equal (`é` or `e`
+    /// and a combining accent) have one key, as when they were compared as strings. Two names with
+    /// one key (unlikely at 64 bits) connect files that need not be: more files parsed, never fewer.
     static func key(_ name: String) -> UInt64 {
+        let text = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
         var hash = Self.fnvBasis
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* Self.fnvPrime }
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* Self.fnvPrime }
         return hash
     }
 
@@ -208,14 +211,18 @@ enum SwiftRelevance {
             return keyword
         }
 
-        /// Reads an identifier's bytes from `i`, returning its key.
+        /// Reads an identifier's bytes from `i`, returning its key (`SwiftRelevance.key`).
         mutating func identifierKey(until stop: (UInt8) -> Bool) -> UInt64 {
+            let start = i
             var hash = SwiftRelevance.fnvBasis
+            var ascii = true
             while i < bytes.count, !stop(bytes[i]) {
                 hash = (hash ^ UInt64(bytes[i])) &* SwiftRelevance.fnvPrime
+                ascii = ascii && bytes[i] < 0x80
                 i += 1
             }
-            return hash
+            guard !ascii else { return hash }
+            return SwiftRelevance.key(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
         }
 
         static func isIdentifierStart(_ b: UInt8) -> Bool {

@@ -71,7 +71,7 @@ enum SwiftSources {
 
 extension SwiftSources {
     /// The starts of a merge-conflict marker's lines (git's, with `diff3`'s base).
-    static let conflictMarkers: [[UInt8]] = ["<<<<<<<", ">>>>>>>", "=======", "|||||||"].map { Array($0.utf8) }
+    static let conflictMarkers = ["<<<<<<<", ">>>>>>>", "=======", "|||||||"]
 
     /// One `invalid-input` finding per file that does not parse (the first error swift-syntax's
     /// parser marks: a missing or an unexpected token) or holds merge-conflict markers, for each flow
@@ -105,7 +105,7 @@ extension SwiftSources {
         for token in file.mayHoldConflictMarker ? Array(file.tree.tokens(viewMode: .sourceAccurate)) : [] {
             var offset = token.position
             for piece in token.leadingTrivia {
-                if case let .unexpectedText(text) = piece, conflictMarkers.contains(where: { text.utf8.starts(with: $0) }) {
+                if case let .unexpectedText(text) = piece, conflictMarkers.contains(where: text.hasPrefix) {
                     let at = file.converter.location(for: offset)
                     return ("merge-conflict marker: the file is not read until the conflict is resolved",
                             FlowModel.SourceLocation(file: file.file.displayPath, line: at.line, column: at.column))

@@ -18,7 +18,7 @@ struct ParsedSwiftFile {
     init(_ source: SourceText, limits: Limits = .default) {
         file = source.file
         mayHoldConflictMarker = source.contents.utf8.withContiguousStorageIfAvailable { bytes in
-            SwiftSources.conflictMarkers.contains { SwiftRelevance.contains(bytes, $0) }
+            SwiftSources.conflictMarkers.contains { SwiftRelevance.contains(bytes, Array($0.utf8)) }
         } ?? true
         let shown = source.file.displayPath
         if let found = SwiftNesting.check(source.contents, limits: limits) {
