@@ -141,9 +141,12 @@ public struct Exporter: Sendable {
         // An operation flow's diagram shows its own findings only (`DOTBuilder` filters them first):
         // grouped once here, so that drawing every flow is not flows × findings.
         let findingsByFlow = Dictionary(grouping: report.findings) { $0.flow ?? "" }
-        func diagramReport(_ flow: Flow) -> Report {
+        @Sendable func diagramReport(_ flow: Flow) -> Report {
             flow.kind.isStateMachine ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
         }
+        // `report.json`'s text, when it is made while the diagrams are drawn (see `.svg`).
+        let reportText = ResultSlots<String>(count: 1)
+        let reportMade = DispatchGroup()
         switch format {
         case .html:
             var page = ReviewPage()
@@ -155,15 +158,31 @@ public struct Exporter: Sendable {
                 write(file("\(name).\(format.rawValue)")) { Data(FlowLens.dot(for: flow, in: diagramReport(flow), trace: traces?[flow.id]).utf8) }
             }
         case .svg, .png, .pdf:
-            // Every diagram is rendered first (by the workers, in parallel), then written in order.
+            // Each diagram's DOT is made when a renderer is free for it and each picture is written
+            // as soon as it is drawn, so that with worker processes this process's share (DOT, files,
+            // the report below) runs while they draw; `written` keeps the order of the flows.
             let graphviz: GraphvizFormat = format == .svg ? .svg : format == .png ? .png : .pdf
-            let names = Self.fileNames(for: report.graph.flows)
-            let jobs = report.graph.flows.map {
-                RenderJob(dot: FlowLens.dot(for: $0, in: diagramReport($0), trace: traces?[$0.id]), format: graphviz, scale: scale)
+            let flows = report.graph.flows, traces = traces, scale = scale, progress = progress
+            let paths = Self.fileNames(for: flows).map { file("\($0).\(format.rawValue)") }
+            let outcomes = ResultSlots<WriteFailure?>(count: flows.count)
+            // The report does not wait for the pictures: made here while workers draw them (in this
+            // process, one diagram at a time, it is made after them, as --jobs 1 asks for one core).
+            if case .workers = renderer {
+                DispatchQueue.global().async(group: reportMade) { reportText[0] = JSONReporter().report(report) }
             }
-            let rendered = renderer.render(jobs, done: progress)
-            for (name, result) in zip(names, rendered) {
-                write(file("\(name).\(format.rawValue)")) { try result.get() }
+            renderer.render(count: flows.count, job: { index in
+                RenderJob(dot: FlowLens.dot(for: flows[index], in: diagramReport(flows[index]), trace: traces?[flows[index].id]), format: graphviz, scale: scale)
+            }, finished: { index, result in
+                do {
+                    try AtomicFile.write(try result.get(), to: paths[index])
+                    outcomes[index] = .some(nil)
+                } catch {
+                    outcomes[index] = .some(WriteFailure(path: paths[index], cause: WriteFailure.cause(of: error)))
+                }
+                progress()
+            })
+            for (index, path) in paths.enumerated() {
+                if let failure = outcomes[index]! { failures.append(failure) } else { written.append(path) }
             }
         case .mermaid, .md:
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
@@ -172,7 +191,8 @@ public struct Exporter: Sendable {
                 }
             }
         }
-        write(file("report.json")) { Data(JSONReporter().report(report).utf8) }
+        reportMade.wait()
+        write(file("report.json")) { Data((reportText[0] ?? JSONReporter().report(report)).utf8) }
         guard failures.isEmpty else { throw ExportFailure(written: written, failures: failures) }
         return written
     }

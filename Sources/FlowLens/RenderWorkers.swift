@@ -29,14 +29,29 @@ public enum DiagramRenderer: Sendable {
     /// Renders every job; the results are in the order of `jobs`, the same bytes whichever renderer.
     /// `done` is called (from any thread) after each job.
     public func render(_ jobs: [RenderJob], done: @Sendable () -> Void = {}) -> [Result<Data, any Error>] {
+        let results = ResultSlots<Result<Data, any Error>>(count: jobs.count)
+        render(count: jobs.count, job: { jobs[$0] }) { index, result in
+            results[index] = result
+            done()
+        }
+        return jobs.indices.map { results[$0]! }
+    }
+
+    /// Renders `count` jobs as a stream: job `i` is made by `job(i)` only when a renderer is free to
+    /// take it, and its result goes to `finished(i, result)` as soon as it is rendered, so that the
+    /// caller can write each file while the others are drawn and no more DOT texts or pictures are
+    /// held than there are renderers. Both closures are called from any thread, in any order, once
+    /// for each index; the bytes of each result are the same whichever renderer and order.
+    public func render(count: Int, job: @Sendable (Int) -> RenderJob, finished: @Sendable (Int, Result<Data, any Error>) -> Void) {
         switch self {
         case .inProcess:
-            return jobs.map { job in
-                defer { done() }
-                return Result { try Graphviz.render(dot: job.dot, format: job.format, scale: job.scale) }
+            for index in 0..<count {
+                let made = job(index)
+                finished(index, Result { try Graphviz.render(dot: made.dot, format: made.format, scale: made.scale) })
             }
-        case let .workers(executable, arguments, count):
-            return RenderWorkerPool(executable: executable, arguments: arguments).render(jobs, workers: max(1, min(count, jobs.count)), done: done)
+        case let .workers(executable, arguments, workers):
+            RenderWorkerPool(executable: executable, arguments: arguments)
+                .render(count: count, workers: max(1, min(workers, count)), job: job, finished: finished)
         }
     }
 }
@@ -134,33 +149,29 @@ final class RenderWorkerPool: @unchecked Sendable {
         self.arguments = arguments
     }
 
-    func render(_ jobs: [RenderJob], workers: Int, done: @Sendable () -> Void) -> [Result<Data, any Error>] {
+    func render(count: Int, workers: Int, job: @Sendable (Int) -> RenderJob, finished: @Sendable (Int, Result<Data, any Error>) -> Void) {
         // A worker that dies closes its pipe: writing to it must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
-        let results = ResultSlots<Result<Data, any Error>>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var worker: Worker?
-            while let index = take(jobs.count) {
+            while let index = take(count) {
                 if worker == nil {
                     do {
                         worker = try Worker(executable: executable, arguments: arguments)
                     } catch {
-                        results[index] = .failure(RenderWorkerError(description: "cannot start a render worker (\(executable)): \(error)"))
-                        done()
+                        finished(index, .failure(RenderWorkerError(description: "cannot start a render worker (\(executable)): \(error)")))
                         continue
                     }
                 }
-                let result = worker!.render(jobs[index])
+                let result = worker!.render(job(index))
                 if case .failure = result, !worker!.isAlive {
                     worker!.finish()
                     worker = nil
                 }
-                results[index] = result
-                done()
+                finished(index, result)
             }
             worker?.finish()
         }
-        return jobs.indices.map { results[$0]! }
     }
 
     private func take(_ count: Int) -> Int? {

@@ -52,16 +52,19 @@ struct ReliabilityCLITests {
         #expect(run.stderr == "flowlens: error: cannot export to 'out': it is a file, not a folder; give a folder --output can create or write into\n")
     }
 
-    @Test func oneFlowThatCannotBeWrittenDoesNotStopTheOthers() throws {
+    /// DOT text is written one flow after another; SVG pictures as each is drawn, in this process
+    /// (`--jobs 1`) or by worker processes (`--jobs 2`), whose files are written while others are drawn.
+    @Test(arguments: [("dot", "1"), ("svg", "1"), ("svg", "2")])
+    func oneFlowThatCannotBeWrittenDoesNotStopTheOthers(format: String, jobs: String) throws {
         let root = try folderWithFlows()
         defer { try? FileManager.default.removeItem(atPath: root) }
         // A folder where Checkout's diagram goes: renaming the diagram onto it fails.
-        try FileManager.default.createDirectory(atPath: root + "/out/Checkout.dot/keep", withIntermediateDirectories: true)
-        let run = try flowlens(["export", ".", "--output", "out", "--format", "dot"], in: root)
+        try FileManager.default.createDirectory(atPath: root + "/out/Checkout.\(format)/keep", withIntermediateDirectories: true)
+        let run = try flowlens(["export", ".", "--output", "out", "--format", format, "--jobs", jobs], in: root)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("flowlens: error: cannot write 'out/Checkout.dot': is a directory\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("flowlens: error: cannot write 'out/Checkout.\(format)': is a directory\n"), "\(run.stderr)")
         #expect(!run.stderr.contains("Error Domain"))
-        #expect(FileManager.default.fileExists(atPath: root + "/out/Refund.dot"))
+        #expect(FileManager.default.fileExists(atPath: root + "/out/Refund.\(format)"))
         #expect(FileManager.default.fileExists(atPath: root + "/out/report.json"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/out").filter { $0.hasPrefix(".") }.isEmpty)
     }
