@@ -239,10 +239,22 @@ public struct Pipeline {
     /// configuration file's, one about a path given), the first path's.
     func applyConfiguredSeverities(_ run: inout Run) {
         let governing = run.governing, first = run.first
+        // A file's path relative to its configuration's folder, worked out once a file, not once a finding.
+        var relativePaths: [String: String] = [:]
         run.findings = run.findings.compactMap { finding in
             let file = finding.location?.file
             guard let configuration = file.flatMap({ governing[$0] }) ?? first else { return finding }
-            return configuration.configured(finding, atRelativePath: file.map { FlowLens.relativePath($0, to: configuration.baseDirectory, workingDirectory) } ?? "")
+            var relative = ""
+            if let file {
+                let key = configuration.baseDirectory + "\u{0}" + file
+                if let known = relativePaths[key] {
+                    relative = known
+                } else {
+                    relative = FlowLens.relativePath(file, to: configuration.baseDirectory, workingDirectory)
+                    relativePaths[key] = relative
+                }
+            }
+            return configuration.configured(finding, atRelativePath: relative)
         }
     }
 

@@ -10,7 +10,13 @@ enum LoaderChecks {
         var problems: [String] = []
         // Every line break swift-syntax, libyaml (NEL, LS, PS too), the Ruby lexer or PlantUML may
         // count, plus the line after the last one (an error at the end of the file).
-        let lines = text.unicodeScalars.reduce(2) { $0 + (Character($1).isNewline ? 1 : 0) }
+        // (`Character.isNewline`'s scalars, told without making a Character of each.)
+        let lines = text.unicodeScalars.reduce(2) { count, scalar in
+            switch scalar {
+            case "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}": return count + 1
+            default: return count
+            }
+        }
         func check(_ location: SourceLocation?, _ what: String) {
             guard let location else { return }
             if location.file != fileName { problems.append("\(what) points at file '\(location.file)', not the input '\(fileName)'") }

@@ -183,10 +183,33 @@ struct RubyLexer {
         tokensOnLine = 0
     }
 
+    /// Appends `scalar`'s UTF-8 to `bytes` (a literal's value is built as bytes, made a string once).
+    private static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        if scalar.isASCII {
+            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { bytes.append($0) }
+        }
+    }
+
+    /// The source's scalars `from..<to` (clamped to the source) as a string, written as UTF-8 in one
+    /// buffer (appending scalars to a `String.UnicodeScalarView` one by one was a seventh of the
+    /// loader's time).
     private func string(_ from: Int, _ to: Int) -> String {
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: s[max(0, from)..<min(to, s.count)])
-        return String(out)
+        let lower = max(0, from), upper = min(to, s.count)
+        guard lower < upper else { return "" }
+        return String(unsafeUninitializedCapacity: (upper - lower) * 4) { buffer in
+            var count = 0
+            for scalar in s[lower..<upper] {
+                if scalar.isASCII {
+                    buffer[count] = UInt8(truncatingIfNeeded: scalar.value)
+                    count += 1
+                } else {
+                    UTF8.encode(scalar) { buffer[count] = $0; count += 1 }
+                }
+            }
+            return count
+        }
     }
 
     // MARK: - Tokens
@@ -334,10 +357,13 @@ struct RubyLexer {
         }
     }
 
+    /// Whether the source at `pos` starts with `op`, an ASCII operator or marker (compared by its
+    /// UTF-8 bytes: one scalar each).
     private func matches(_ op: String) -> Bool {
+        assert(op.utf8.allSatisfy { $0 < 0x80 }, "matches(_:) takes ASCII text")
         var i = pos
-        for scalar in op.unicodeScalars {
-            guard i < s.count, s[i] == scalar else { return false }
+        for byte in op.utf8 {
+            guard i < s.count, s[i].value == UInt32(byte) else { return false }
             i += 1
         }
         return true
@@ -522,29 +548,29 @@ struct RubyLexer {
         emit(kind, "", from: start, line: l, column: col)
         var depth = 0
         var plain = true
-        var value = String.UnicodeScalarView()
+        var value: [UInt8] = []  // the literal's value, as UTF-8
         let startLine = line, startLineOffset = lineStartOffset
         while pos < s.count {
             let c = s[pos]
             if c == "\\" {
                 if let n = peek(1) {
                     if n == "\n" { pos += 1; consumeNewline(); tokensOnLine = 1; continue }
-                    value.append(n)
+                    RubyLexer.append(n, to: &value)
                 }
                 pos += 2
                 continue
             }
-            if c == "\n" { value.append(c); consumeNewline(); tokensOnLine = 1; continue }
-            if let open, c == open { depth += 1; value.append(c); pos += 1; continue }
+            if c == "\n" { RubyLexer.append(c, to: &value); consumeNewline(); tokensOnLine = 1; continue }
+            if let open, c == open { depth += 1; RubyLexer.append(c, to: &value); pos += 1; continue }
             if c == close {
-                if depth > 0 { depth -= 1; value.append(c); pos += 1; continue }
+                if depth > 0 { depth -= 1; RubyLexer.append(c, to: &value); pos += 1; continue }
                 pos += 1
                 if kind == .regex { while let f = peek(), RubyLexer.isIdentChar(f) { pos += 1 } }
                 tokens[tokenIndex].end = pos
                 tokens[tokenIndex].text = string(start, pos)
                 tokens[tokenIndex].plainString = plain && kind == .string
-                tokens[tokenIndex].value = plain ? String(value) : nil
-                if kind == .symbol { tokens[tokenIndex].text = String(value) }
+                tokens[tokenIndex].value = plain ? String(decoding: value, as: UTF8.self) : nil
+                if kind == .symbol { tokens[tokenIndex].text = String(decoding: value, as: UTF8.self) }
                 return
             }
             if interpolating, c == "#", peek(1) == "@", let n = peek(2), RubyLexer.isIdentStart(n) || n == "@" {
@@ -559,7 +585,7 @@ struct RubyLexer {
                 lexInterpolation()
                 continue
             }
-            value.append(c)
+            RubyLexer.append(c, to: &value)
             pos += 1
         }
         if abandoned { return }
