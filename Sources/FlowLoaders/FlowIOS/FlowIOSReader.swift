@@ -151,8 +151,11 @@ struct FlowFinder {
                 return .visitChildren
             }
         }
+        // Every node below comes from this one root, freed (with all it visited) when the file's
+        // flows are built: the file's tree is kept for later readers, its visited nodes need not be.
+        let tree = file.transientTree
         let visitor = Bodies(viewMode: .sourceAccurate)
-        visitor.walk(file.tree)
+        visitor.walk(tree)
         var result: [Flow] = []
         for (body, function) in visitor.bodies {
             let owner = body.enclosingTypePath
@@ -167,7 +170,7 @@ struct FlowFinder {
             }
         }
         // Top-level code (a script or playground page) is one more body, named after the file.
-        let topLevel = instances(in: Syntax(file.tree), skippingDeclarations: true)
+        let topLevel = instances(in: Syntax(tree), skippingDeclarations: true)
         let stem = ((file.file.displayPath as NSString).lastPathComponent as NSString).deletingPathExtension
         for (n, instance) in topLevel.enumerated() {
             result.append(FlowBuilder(file: file, operations: operations, constants: constants, ownerType: nil,

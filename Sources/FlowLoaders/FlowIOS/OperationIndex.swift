@@ -132,7 +132,9 @@ final class FileIndexer: SyntaxVisitor {
     }
 
     func run() -> Self {
-        walk(file.tree)
+        // Only facts are kept (no node), so the walk's nodes are freed after it: on a folder of
+        // Flow-iOS files they were a third of `check`'s peak memory.
+        walk(file.transientTree)
         return self
     }
 

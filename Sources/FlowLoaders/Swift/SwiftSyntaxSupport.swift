@@ -1,7 +1,8 @@
 import FlowModel
 import Foundation
 import SwiftParser
-import SwiftSyntax
+// The raw tree (SPI) gives `transientTree` a root of its own over the same nodes.
+@_spi(RawSyntax) import SwiftSyntax
 
 /// One parsed Swift file.
 struct ParsedSwiftFile {
@@ -53,6 +54,16 @@ struct ParsedSwiftFile {
         }
         tree = Parser.parse(source: "")
         converter = SourceLocationConverter(fileName: shown, tree: tree)
+    }
+
+    /// The same tree under a root of its own, for a walk that keeps no node: swift-syntax keeps
+    /// every node a walk visits (its `Syntax` data) as long as the walk's root lives, and `tree`
+    /// lives until the last reader has run, so a full walk of `tree` keeps a second copy of the
+    /// whole file. The nodes a walk of this root visits are freed with it (once no node of it is
+    /// kept). Both roots share the raw nodes, so a node has the same position and identifier in
+    /// each, and `tree.node(at: node.id)` is its twin in `tree`, for a node to keep.
+    var transientTree: SourceFileSyntax {
+        SourceFileSyntax(Syntax(raw: tree.raw, rawNodeArena: tree.raw.arena))!
     }
 
     /// Where `node` starts (after its leading trivia), 1-based, columns in UTF-8 bytes as the Swift
