@@ -109,14 +109,8 @@ import Testing
     /// node) counts depth as the node-by-node walk does: exactly at each file's own depth.
     @Test func theRawDepthWalkAgreesWithTheNodeWalk() throws {
         let chain = (0..<120).map { "    .add(operation: Step\($0)Op())" }.joined(separator: "\n")
-        var texts = [nestedCalls(40), "let flow = Flow()\n\(chain)\n    .start()\n", "#if DEBUG\nstruct A { var b: [[Int: String?]] = [[:]] }\n#endif\n", ""]
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for sample in ["samples/flow-ios/PhotoShare", "samples/flowstate/ProfileApp", "samples/syrup"] {
-            let folder = root.appendingPathComponent(sample).path
-            for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".swift") {
-                texts.append(try String(contentsOfFile: folder + "/" + name, encoding: .utf8))
-            }
-        }
+        let texts = [nestedCalls(40), "let flow = Flow()\n\(chain)\n    .start()\n", "#if DEBUG\nstruct A { var b: [[Int: String?]] = [[:]] }\n#endif\n", ""]
+            + (try swiftSampleTexts())
         #expect(texts.count > 8)
         for text in texts {
             let tree = Parser.parse(source: text)

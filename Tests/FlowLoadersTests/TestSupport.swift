@@ -152,3 +152,17 @@ func flowFile(id: String, name: String = "Flow", step: String = "s") -> String {
           - id: \(step)
     """
 }
+
+/// The text of every Swift file of the Flow-iOS, FlowState and Syrup samples: realistic trees for
+/// tests that compare two ways of walking them.
+func swiftSampleTexts() throws -> [String] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var texts: [String] = []
+    for sample in ["samples/flow-ios/PhotoShare", "samples/flowstate/ProfileApp", "samples/syrup"] {
+        let folder = root.appendingPathComponent(sample).path
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".swift") {
+            texts.append(try String(contentsOfFile: folder + "/" + name, encoding: .utf8))
+        }
+    }
+    return texts
+}

@@ -24,14 +24,7 @@ import Testing
 
     @Test("every node of the transient root is found in the kept tree by its identifier: same kind, same place")
     func identifiersCarryOverToTheKeptTree() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var texts = ["", "let a = 1\n", "#if DEBUG\nextension A { var b: [[Int: String?]] = [[:]] }\n#endif\nfunc f( {\n"]
-        for sample in ["samples/flow-ios/PhotoShare", "samples/flowstate/ProfileApp", "samples/syrup"] {
-            let folder = root.appendingPathComponent(sample).path
-            for name in try FileManager.default.subpathsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".swift") {
-                texts.append(try String(contentsOfFile: folder + "/" + name, encoding: .utf8))
-            }
-        }
+        let texts = ["", "let a = 1\n", "#if DEBUG\nextension A { var b: [[Int: String?]] = [[:]] }\n#endif\nfunc f( {\n"] + (try swiftSampleTexts())
         #expect(texts.count > 8)
         for text in texts {
             let file = ParsedSwiftFile(SourceText(file: InputFile(path: "T.swift"), contents: text))
