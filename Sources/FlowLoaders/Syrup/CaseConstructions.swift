@@ -32,7 +32,8 @@ struct CaseConstructions {
         }
         let collectors = files.map { file -> UseCollector in
             let collector = UseCollector(progressionNames: Set(bySimpleName.keys))
-            collector.walk(file.tree)
+            // It keeps no node: the nodes of its walk of the whole file are freed after it.
+            collector.walk(file.transientTree)
             return collector
         }
         // Declarations span files: a parameter declared in one file is passed an argument in another.
