@@ -69,7 +69,7 @@ let package = Package(
         // Helpers shared by the test targets (in-memory loading, golden files); not part of the product.
         .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),
         .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
-        .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules", "FlowLensTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowTrace", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),

@@ -1,5 +1,6 @@
 import FlowModel
 import Foundation
+import FlowLensTestSupport
 import Testing
 @testable import FlowLoaders
 
@@ -1272,6 +1273,38 @@ struct PlantUMLModelTests {
             ModelType(name: "Empty", kind: .class, members: [], location: pos(26, 7)),
             ModelType(name: "Tagged", kind: .class, members: ["id: UUID"], location: pos(27, 7)),
         ])
+    }
+
+    @Test("a line with a long run of tabs or spaces is read once, whether it is a model's header or not")
+    func longWhitespaceRuns() throws {
+        // Before, a line that is no header was tried in every split of its run among five `\s*`: this
+        // file did not finish (a 1.4 KB fuzz input with 300 tabs took 28 s).
+        let tabs = String(repeating: "\t", count: 400), spaces = String(repeating: " ", count: 300)
+        let text = "@startuml\nenum Login\(tabs)ViewResult {\n  login\n}\nclass Token\(spaces)<<Entity>>\(spaces){\(spaces)\n  +id: Int\n}\n@enduml\n"
+        let graph = loadPUML(text)
+        #expect(graph.models == [ModelType(name: "Token", kind: .class, members: ["id: Int"], location: pos(5, 7))])
+    }
+
+    @Test("the model header reads every line as the pattern written with a space run before each part did")
+    func headerPatternUnchanged() throws {
+        // The pattern before the fix (exponential on a long run of spaces in a line it rejects).
+        let old = try Regex(#"^(abstract\s+class|abstract|class|enum|interface|annotation|entity)\s+"?([\p{L}\p{N}_.]+)"?\s*(<[^>{]*>)?\s*(<<[^>]*>>)?\s*(\{)?\s*(\})?\s*$"#)
+        let pieces = ["class", "enum", "abstract", "abstract class", "interface", "entity", "Klasse", " ", "  ", "\t", " \t ", "\"",
+                      "User", "Login.Result", "日本", "<T>", "<K, V>", "<<Entity>>", "<<a b>>", "<", ">", "{", "}", "{}", ":", "x", "(", "#"]
+        var random = SplitMix64(seed: 17)
+        var matched = 0
+        for _ in 0..<20_000 {
+            var line = ["class", "enum", "abstract class", "interface"][Int(random.next() % 4)]
+            for _ in 0..<Int(random.next() % 9) { line += pieces[Int(random.next() % UInt64(pieces.count))] }
+            let a = try old.wholeMatch(in: line), b = try ModelReader.header.wholeMatch(in: line)
+            #expect((a == nil) == (b == nil), "\(line.debugDescription)")
+            guard let a, let b else { continue }
+            matched += 1
+            for group in 1...6 {
+                #expect(a.output[group].substring == b.output[group].substring, "\(line.debugDescription) group \(group)")
+            }
+        }
+        #expect(matched > 1_000)
     }
 
     @Test("a file with a state diagram and a class diagram gives both")
