@@ -144,11 +144,18 @@ public struct Exporter: Sendable {
         @Sendable func diagramReport(_ flow: Flow) -> Report {
             flow.kind.isStateMachine ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
         }
-        // `report.json`'s text, when it is made while the diagrams are drawn (see `.svg`).
+        // `report.json` does not wait for the pictures: its text is made while worker processes draw
+        // them (this process is free then). In this process, one diagram at a time, it is made after
+        // them, as --jobs 1 asks for one core.
         let reportText = ResultSlots<String>(count: 1)
         let reportMade = DispatchGroup()
+        func makeReportWhileWorkersDraw() {
+            guard case .workers = renderer else { return }
+            DispatchQueue.global().async(group: reportMade) { reportText[0] = JSONReporter().report(report) }
+        }
         switch format {
         case .html:
+            makeReportWhileWorkersDraw()
             var page = ReviewPage()
             page.traces = traces
             let text = page.render(report, renderer: renderer, done: progress)
@@ -165,11 +172,7 @@ public struct Exporter: Sendable {
             let flows = report.graph.flows, traces = traces, scale = scale, progress = progress
             let paths = Self.fileNames(for: flows).map { file("\($0).\(format.rawValue)") }
             let outcomes = ResultSlots<WriteFailure?>(count: flows.count)
-            // The report does not wait for the pictures: made here while workers draw them (in this
-            // process, one diagram at a time, it is made after them, as --jobs 1 asks for one core).
-            if case .workers = renderer {
-                DispatchQueue.global().async(group: reportMade) { reportText[0] = JSONReporter().report(report) }
-            }
+            makeReportWhileWorkersDraw()
             renderer.render(count: flows.count, job: { index in
                 RenderJob(dot: FlowLens.dot(for: flows[index], in: diagramReport(flows[index]), trace: traces?[flows[index].id]), format: graphviz, scale: scale)
             }, finished: { index, result in

@@ -183,13 +183,20 @@ struct RubyLexer {
         tokensOnLine = 0
     }
 
-    /// Appends `scalar`'s UTF-8 to `bytes` (a literal's value is built as bytes, made a string once).
-    private static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+    /// Writes `scalar` as UTF-8 through `write`, ASCII without the encoder: the one encoding of token
+    /// texts and literal values, which are built as bytes and made a string once.
+    @inline(__always)
+    private static func encode(_ scalar: Unicode.Scalar, _ write: (UInt8) -> Void) {
         if scalar.isASCII {
-            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            write(UInt8(truncatingIfNeeded: scalar.value))
         } else {
-            UTF8.encode(scalar) { bytes.append($0) }
+            UTF8.encode(scalar, into: write)
         }
+    }
+
+    /// Appends `scalar`'s UTF-8 to `bytes` (a literal's value).
+    private static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        encode(scalar) { bytes.append($0) }
     }
 
     /// The source's scalars `from..<to` (clamped to the source) as a string, written as UTF-8 in one
@@ -201,12 +208,7 @@ struct RubyLexer {
         return String(unsafeUninitializedCapacity: (upper - lower) * 4) { buffer in
             var count = 0
             for scalar in s[lower..<upper] {
-                if scalar.isASCII {
-                    buffer[count] = UInt8(truncatingIfNeeded: scalar.value)
-                    count += 1
-                } else {
-                    UTF8.encode(scalar) { buffer[count] = $0; count += 1 }
-                }
+                RubyLexer.encode(scalar) { buffer[count] = $0; count += 1 }
             }
             return count
         }

@@ -30,8 +30,9 @@ struct CaseConstructions {
         for progression in progressions {
             bySimpleName[progression.path.split(separator: ".").last.map(String.init) ?? progression.path, default: []].append(progression)
         }
-        let collectors = files.map { file -> UseCollector in
-            let collector = UseCollector(progressionNames: Set(bySimpleName.keys))
+        let progressionNames = Set(bySimpleName.keys)
+        let collectors = files.parallelMap { file -> UseCollector in
+            let collector = UseCollector(progressionNames: progressionNames)
             // It keeps no node: the nodes of its walk of the whole file are freed after it.
             collector.walk(file.transientTree)
             return collector
