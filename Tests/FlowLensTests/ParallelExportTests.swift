@@ -1,4 +1,4 @@
-import FlowLens
+@testable import FlowLens
 import FlowLensTestSupport
 import Foundation
 import Testing
@@ -71,6 +71,21 @@ struct ParallelExportTests {
         let b = quiet.render(jobs).map { try? $0.get() }
         #expect(a.allSatisfy { $0 != nil })
         #expect(a == b)
+    }
+
+    @Test("a worker is replaced after it has rendered its share, and the pictures are the same",
+          arguments: [1, 2, 3, 5])
+    func recycledWorkers(rendersPerWorker: Int) {
+        let pool = RenderWorkerPool(executable: "/bin/sh",
+                                    arguments: ["-c", "exec \"$0\" render-worker", flowlensBinary],
+                                    rendersPerWorker: rendersPerWorker)
+        let results = ResultSlots<Result<Data, any Error>>(count: jobs.count)
+        pool.render(count: jobs.count, workers: 1, job: { jobs[$0] }, finished: { results[$0] = $1 })
+        let drawn = jobs.indices.map { try? results[$0]!.get() }
+        #expect(drawn == DiagramRenderer.inProcess.render(jobs).map { try? $0.get() })
+        #expect(drawn.allSatisfy { $0 != nil })
+        // One worker at a time: a fresh one for every `rendersPerWorker` jobs, none kept past its share.
+        #expect(pool.workersStarted == (jobs.count + rendersPerWorker - 1) / rendersPerWorker)
     }
 
     @Test("the progress line is drawn only when enabled, after a second, and erased at the end")
