@@ -31,12 +31,24 @@ public enum Escaping {
 
     /// `text` with every character for which `replacement` returns text replaced by that text; the
     /// others kept as they are. The one loop every escaping below runs.
+    /// The runs between replaced characters are appended whole (appending a scalar at a time was
+    /// most of the time of escaping a long text).
     public static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        let scalars = text.unicodeScalars
+        var runStart = scalars.startIndex
+        var index = runStart
+        while index != scalars.endIndex {
+            let next = scalars.index(after: index)
+            if let replaced = replacement(scalars[index]) {
+                out += Substring(scalars[runStart..<index])
+                out += replaced
+                runStart = next
+            }
+            index = next
         }
+        out += Substring(scalars[runStart...])
         return out
     }
 

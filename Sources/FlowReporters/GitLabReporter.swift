@@ -24,12 +24,7 @@ public struct GitLabReporter: Reporter {
     public init() {}
 
     public func report(_ report: Report) -> String {
-        var occurrences: [String: Int] = [:]
-        let issues: [JSONValue] = report.findings.map { finding in
-            let base = SARIFReporter.fingerprintBase(finding)
-            occurrences[base, default: 0] += 1
-            return issue(finding, fingerprint: SARIFReporter.fingerprint(base: base, occurrence: occurrences[base]!))
-        }
+        let issues = zip(report.findings, SARIFReporter.fingerprints(report.findings)).map(issue)
         return JSONValue.array(issues).serialized()
     }
 

@@ -50,12 +50,9 @@ public struct SARIFReporter: Reporter {
         }
 
         var logical = SARIFLogicalLocations()
-        var occurrences: [String: Int] = [:]
-        let results: [JSONValue] = report.findings.map { finding in
-            let base = Self.fingerprintBase(finding)
-            occurrences[base, default: 0] += 1
-            return result(finding, ruleIndex: ruleIndex, artifactIndex: artifactIndex, logical: &logical,
-                          fingerprint: Self.fingerprint(base: base, occurrence: occurrences[base]!))
+        let fingerprints = Self.fingerprints(report.findings)
+        let results: [JSONValue] = zip(report.findings, fingerprints).map { finding, fingerprint in
+            result(finding, ruleIndex: ruleIndex, artifactIndex: artifactIndex, logical: &logical, fingerprint: fingerprint)
         }
 
         var run: [(String, JSONValue)] = [
@@ -230,6 +227,22 @@ public struct SARIFReporter: Reporter {
     /// What identifies a finding across edits (`FindingIdentity`), as one string.
     static func fingerprintBase(_ finding: Finding) -> String { FindingIdentity(finding).fingerprintBase }
 
+    /// Each finding's fingerprint (`fingerprint(base:occurrence:)`), in the order given (report
+    /// order), each base hashed once: a base holds the finding's flow, step and key, any of which can
+    /// be long, and hashing a long non-ASCII string normalises it.
+    static func fingerprints(_ findings: [Finding]) -> [String] {
+        var occurrences: [String: Int] = [:]
+        occurrences.reserveCapacity(findings.count)
+        func next(_ count: inout Int) -> Int {
+            count += 1
+            return count
+        }
+        return findings.map { finding in
+            let base = fingerprintBase(finding)
+            return fingerprint(base: base, occurrence: next(&occurrences[base, default: 0]))
+        }
+    }
+
     /// `<FNV-1a 64 of the base, 16 hex digits>:<occurrence>`: the occurrence (1, 2, ...) counts
     /// findings with the same base in report order, as GitHub's own fingerprints do, so two findings
     /// that share their ids still get distinct fingerprints.
@@ -240,12 +253,15 @@ public struct SARIFReporter: Reporter {
 
     /// FNV-1a, 64 bits, over the UTF-8 bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
     public static func fnv1a64(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
-        return hash
     }
 }
 

@@ -228,8 +228,7 @@ public struct Analyzer: Sendable {
         findings.removeAll { $0.rule == UnusedSuppressionRule.description.id && halfReadFiles.contains($0.location?.file ?? "") }
         // Deduplicate (two rules never emit the same finding, but a shared sub-flow can repeat one)
         // and sort, so the report never depends on the order of rules or flows.
-        var seen = Set<Finding>()
-        return findings.filter { seen.insert($0).inserted }.sorted(by: Finding.reportOrder)
+        return Finding.uniqueInReportOrder(findings)
     }
 
     /// One rule's findings for one flow, with those on a key beyond the first `limit` (in report
