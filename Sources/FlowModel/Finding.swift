@@ -117,12 +117,23 @@ extension Finding {
         var unique: [Finding] = []
         unique.reserveCapacity(findings.count)
         var runStart = 0  // where the current run of neighbours reportOrder cannot tell apart starts
+        // A long run (findings differing only in severity, path or related places) is hashed once it
+        // passes `longRun`, so that comparing within it stays linear.
+        let longRun = 16
+        var runSeen = Set<Finding>()
         for index in order {
             let finding = findings[index]
             if runStart < unique.count, !reportOrder(unique[runStart], finding) {
-                if unique[runStart...].contains(finding) { continue }
+                let run = unique[runStart...]
+                if run.count < longRun {
+                    if run.contains(finding) { continue }
+                } else {
+                    if runSeen.isEmpty { runSeen = Set(run) }
+                    if !runSeen.insert(finding).inserted { continue }
+                }
             } else {
                 runStart = unique.count
+                runSeen = []
             }
             unique.append(finding)
         }

@@ -35,6 +35,19 @@ struct UniqueFindingsTests {
         }
     }
 
+    @Test("a long run of findings that report order cannot tell apart, with repeats far apart")
+    func longRun() {
+        var random = SplitMix64(seed: 5)
+        // 3,000 findings on one place that differ only in their paths, 300 distinct ones.
+        let findings = (0..<3_000).map { _ in
+            Finding(rule: "missing-data-key", severity: .error, message: "m", location: SourceLocation(file: "f", line: 1),
+                    flow: "F", step: "s", key: "k", path: ["s\(random.below(300))"])
+        }
+        let unique = Finding.uniqueInReportOrder(findings)
+        #expect(unique == hashed(findings))
+        #expect(unique.count == Set(findings).count)
+    }
+
     @Test("canonically equal texts are one finding, as a set has them")
     func canonicalEquivalence() {
         let precomposed = Finding(rule: "r", severity: .error, message: "caf\u{E9}", location: SourceLocation(file: "f", line: 1))
