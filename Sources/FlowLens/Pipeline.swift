@@ -147,7 +147,7 @@ public struct Pipeline {
             run.first = run.first ?? run.configurations.configuration(for: path)
             var configurations = run.configurations
             let (found, findings) = InputDiscovery.discover([path], workingDirectory: workingDirectory) { absolute in
-                let configuration = configurations.configuration(for: absolute)
+                let configuration = configurations.configuration(forFile: absolute)
                 return configuration.includes(relativePath: FlowLens.relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
             }
             run.configurations = configurations
@@ -155,7 +155,7 @@ public struct Pipeline {
             if found.isEmpty, findings.isEmpty, FlowLens.isFolder(path, workingDirectory) { run.emptyFolders.append(path) }
             for file in found where seen.insert(file.path).inserted {
                 run.files.append(file)
-                run.governing[file.displayPath] = run.configurations.configuration(for: file.path)
+                run.governing[file.displayPath] = run.configurations.configuration(forFile: file.path)
             }
         }
         if let standardInput {

@@ -161,6 +161,7 @@ public struct NestedConfigurations {
     private var read: [String: ConfigurationFile] = [:]       // by absolute file path
     private var chains: [String: [String]] = [:]                       // by absolute folder
     private var mergedByChain: [[String]: Configuration] = [:]
+    private var byFolder: [String: Configuration] = [:]               // by absolute folder, for files
 
     /// `file` is `--config`'s (absolute, or relative to the working directory), or nil.
     public init(file: String?, knownRules: Set<String>, workingDirectory: String) {
@@ -180,6 +181,18 @@ public struct NestedConfigurations {
             : ConfigurationLoader.merged(files.map { read[$0]! })
         mergedByChain[files] = merged
         return merged
+    }
+
+    /// The configuration in effect for the file at `path`, known to be a file (discovery found it):
+    /// its folder's, remembered by folder, so the thousands of files of one folder cost one look at
+    /// the disk rather than one each.
+    public mutating func configuration(forFile path: String) -> Configuration {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        let folder = (InputDiscovery.lexicallyNormalised(absolute) as NSString).deletingLastPathComponent
+        if let known = byFolder[folder] { return known }
+        let configuration = configuration(for: folder)
+        byFolder[folder] = configuration
+        return configuration
     }
 
     /// The problems found in the configuration files read so far, file by file (by name).

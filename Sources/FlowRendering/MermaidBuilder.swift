@@ -100,9 +100,25 @@ public struct MermaidBuilder: Sendable {
     }
 
     /// The edges of a diagram: its lines with an arrow.
+    /// (Comments are not edges, however indented; the arrows are ASCII, so they are looked for among
+    /// the UTF-8 bytes: a byte of another character is never one of theirs.)
     static func edgeCount(_ text: String) -> Int {
-        text.split(separator: "\n").filter { !$0.trimmingPrefix(" ").hasPrefix("%%") }.filter { $0.contains(" --> ") || $0.contains(" -.-> ") || $0.contains(" ==> ") || $0.contains(" -.- ") || $0.contains("-->|") || $0.contains("-.->|") || $0.contains("==>|") }.count
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0, start = 0
+            while start < bytes.count {
+                let end = ByteSearch.firstOffset(of: [UInt8(ascii: "\n")], in: bytes, range: start..<bytes.count) ?? bytes.count
+                var first = start
+                while first < end, bytes[first] == UInt8(ascii: " ") { first += 1 }
+                let isComment = end - first >= 2 && bytes[first] == UInt8(ascii: "%") && bytes[first + 1] == UInt8(ascii: "%")
+                if !isComment, arrows.contains(where: { ByteSearch.contains($0, in: bytes, range: start..<end) }) { count += 1 }
+                start = end + 1
+            }
+            return count
+        }
     }
+
+    private static let arrows = [" --> ", " -.-> ", " ==> ", " -.- ", "-->|", "-.->|", "==>|"].map { Array($0.utf8) }
 
     func withNote(_ text: String, _ notes: [String]) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -166,13 +182,23 @@ public struct MermaidBuilder: Sendable {
     /// statements), which would eat a `;` of a label, or of an entity code in it. A statement may end
     /// in `;`, so an extra one is what gets cut.
     static func guarded(_ lines: [String]) -> [String] {
-        let cut = try! Regex(#"(style|classDef).*:\S*#.*;"#)
-        return lines.map { line in
+        lines.map { line in
             let statement = line.drop { $0 == " " }
             if statement.hasPrefix("%%") || statement.hasPrefix("classDef ") || statement.hasPrefix("class ") || statement.hasPrefix("linkStyle ") { return line }
-            return line.contains(cut) ? line + ";" : line
+            // Only a line holding the pattern's literal parts can match it: the pattern is tried on
+            // those alone (few; most lines name no `style`), not on every line of every diagram.
+            var text = line
+            let mayMatch = text.withUTF8 { bytes in
+                (ByteSearch.contains(Array("style".utf8), in: bytes) || ByteSearch.contains(Array("classDef".utf8), in: bytes))
+                    && [":", "#", ";"].allSatisfy { ByteSearch.contains([UInt8(ascii: $0)], in: bytes) }
+            }
+            return mayMatch && line.contains(cutPattern) ? line + ";" : line
         }
     }
+
+    /// The lines Mermaid's pre-processing cuts a `;` from (see `guarded`). Compiled once: a `Regex`
+    /// is only read after it is made, never changed.
+    nonisolated(unsafe) private static let cutPattern = try! Regex(#"(style|classDef).*:\S*#.*;"#)
 
     /// The `%% flowlens-labels: [...]` comment: `labels` as a JSON array, with `%` written `\u0025` so
     /// that no `%%{` in a label can be read as a directive, and `<`, `>`, `&` escaped too, so that

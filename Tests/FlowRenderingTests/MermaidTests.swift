@@ -125,6 +125,40 @@ struct MermaidTests {
         #expect(MermaidBuilder.label("a\nb\u{7}\u{202E}c") == "a<br>b#lt;U+0007#gt;#lt;U+202E#gt;c")
     }
 
+    @Test("edges are the lines with an arrow; a comment line is none, however indented")
+    func edgeCounting() {
+        let text = """
+            flowchart TD
+              %% flow: a --> b
+            %% a --> b
+              begin(("start"))
+              begin --> s0
+              s0 -.-> s1
+              s1 ==>|go| s2
+              s2 -.- s3
+              s3 -->|"done"| s4
+              click s0 href "#a"
+            """
+        #expect(MermaidBuilder.edgeCount(text) == 5)
+        #expect(MermaidBuilder.edgeCount("") == 0)
+        #expect(MermaidBuilder.edgeCount("a --> b") == 1)
+    }
+
+    @Test("a `;` is added to exactly the lines Mermaid's pre-processing would cut one from")
+    func guardedLines() {
+        // The pattern is `(style|classDef).*:\S*#.*;`: a `#` reached from a `:` without a space.
+        let lines = [
+            "  s0(\"style:#fff;\")", "  s1(\"classDef x:#a;\")", "  s2(\"style: #a;\")", "  s3(\"style #fff;\")",
+            "  s4(\"a#59;b\")", "  classDef error fill:#FDECEA;", "  %% style:#fff;", "  s5(\"stylé:#fff;\")",
+            "  s6(\"a style b:x#y; c\")", "  s7(\"style:#a\")",
+        ]
+        #expect(MermaidBuilder.guarded(lines) == [
+            "  s0(\"style:#fff;\");", "  s1(\"classDef x:#a;\");", "  s2(\"style: #a;\")", "  s3(\"style #fff;\")",
+            "  s4(\"a#59;b\")", "  classDef error fill:#FDECEA;", "  %% style:#fff;", "  s5(\"stylé:#fff;\")",
+            "  s6(\"a style b:x#y; c\");", "  s7(\"style:#a\")",
+        ])
+    }
+
     @Test("a flow above Mermaid's limits is split into parts that each stay under them")
     func large() throws {
         let flow = largeFlow(1000)

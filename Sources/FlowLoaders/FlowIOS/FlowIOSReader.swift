@@ -15,6 +15,10 @@ public struct FlowIOSReader: BatchFlowLoader {
     /// Creates the loader.
     public init() {}
 
+    /// Walk every body, even those whose text cannot hold what a pass looks for (`FileIndexer`'s and
+    /// `FlowFinder`'s word checks): for tests, which check that both ways read the same flows.
+    var walksEveryBody = false
+
     public func load(_ files: [SourceText]) -> FlowGraph {
         FlowGraph(flows: flows(in: SwiftSources.parse(files)))
     }
@@ -22,7 +26,7 @@ public struct FlowIOSReader: BatchFlowLoader {
     /// The Flow-iOS flows in already parsed files.
     func flows(in parsed: [ParsedSwiftFile]) -> [Flow] {
         // Index every file in parallel; merge in file order so results never depend on timing.
-        let indexes = parsed.parallelMap { FileIndexer($0).run() }
+        let indexes = parsed.parallelMap { FileIndexer($0, walksEveryBody: walksEveryBody).run() }
         var constants = ConstantTable()
         var classes: [String: ClassFacts] = [:]
         for i in parsed.indices {
@@ -33,7 +37,9 @@ public struct FlowIOSReader: BatchFlowLoader {
         let operations = OperationCatalog(classes: classes, constants: constants)
         let table = constants
 
-        return parsed.parallelMap { FlowFinder(file: $0, operations: operations, constants: table).flows() }.flatMap { $0 }
+        return parsed.parallelMap { file in
+            FlowFinder(file: file, operations: operations, constants: table, walksEveryBody: walksEveryBody).flows()
+        }.flatMap { $0 }
     }
 }
 
@@ -114,10 +120,17 @@ struct FlowFinder {
     let file: ParsedSwiftFile
     let operations: OperationCatalog
     let constants: ConstantTable
+    /// See `FlowIOSReader.walksEveryBody`.
+    var walksEveryBody = false
 
     static let builderMethods: Set<String> = ["setDataBucket", "add", "combine", "addGrouped", "setWillStartBlock", "setDidFinishBlock", "start"]
 
+    /// Every flow starts at a `Flow()` (or `Flow_iOS.Flow()`) in the body that builds it: a file or
+    /// a body whose text never has the word `Flow` builds none, and is not walked.
+    static let creationWord = [Array("Flow".utf8)]
+
     func flows() -> [Flow] {
+        guard walksEveryBody || file.mentions(Self.creationWord, in: file.tree) else { return [] }
         final class Bodies: SyntaxVisitor {
             var bodies: [(Syntax, String)] = []
             override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -158,6 +171,7 @@ struct FlowFinder {
         visitor.walk(tree)
         var result: [Flow] = []
         for (body, function) in visitor.bodies {
+            guard walksEveryBody || file.mentions(Self.creationWord, in: body) else { continue }
             let owner = body.enclosingTypePath
             let base = [owner, function].compactMap { $0 }.joined(separator: ".")
             let found = instances(in: body)

@@ -17,9 +17,11 @@ enum MaybeWrites {
 
     /// The conditions under which the `setData` call `call` happens, outermost first, joined with
     /// "and"; nil when it happens on every successful run.
-    static func condition(of call: FunctionCallExprSyntax) -> String? {
-        guard let body = AccessCollector.outermostBody(of: call) else { return nil }
-        let bodySucceeds = contains(body, calls: ["finishSuccessfully"])
+    /// `body` is the call's outermost body (`AccessCollector.outermostBody`) and `bodySucceeds` whether
+    /// it calls `finishSuccessfully` anywhere (`callsFinishSuccessfully`), asked once per body by the
+    /// caller rather than once per write: a body's every write would walk all of it again.
+    static func condition(of call: FunctionCallExprSyntax, in body: Syntax?, bodySucceeds: Bool) -> String? {
+        guard let body else { return nil }
         var conditions: [String] = []
         var node = Syntax(call)
         while let parent = node.parent, parent.id != body.id {
@@ -117,6 +119,9 @@ enum MaybeWrites {
         if node.is(ClosureExprSyntax.self) { return false }
         return node.children(viewMode: .sourceAccurate).contains { exits($0) }
     }
+
+    /// Whether `body` calls `finishSuccessfully` anywhere: then a run succeeds only through such a call.
+    static func callsFinishSuccessfully(_ body: Syntax) -> Bool { contains(body, calls: ["finishSuccessfully"]) }
 
     static func contains(_ node: Syntax, calls names: Set<String>) -> Bool {
         if let call = node.as(FunctionCallExprSyntax.self), let name = call.calledExpression.calleeName, names.contains(name) { return true }

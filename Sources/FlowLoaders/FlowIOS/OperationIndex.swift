@@ -126,8 +126,12 @@ final class FileIndexer: SyntaxVisitor {
     /// those in its member block and not inside a nested struct, enum or class, which has its own.
     private var types: [(collector: AccessCollector, index: Int, members: Range<AbsolutePosition>)?] = []
 
-    init(_ file: ParsedSwiftFile) {
+    /// See `FlowIOSReader.walksEveryBody`.
+    let walksEveryBody: Bool
+
+    init(_ file: ParsedSwiftFile, walksEveryBody: Bool = false) {
         self.file = file
+        self.walksEveryBody = walksEveryBody
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -137,6 +141,15 @@ final class FileIndexer: SyntaxVisitor {
         walk(file.transientTree)
         return self
     }
+
+    /// Inside a body (a function's, an accessor's, an `if`'s) the index keeps only `getData` and
+    /// `setData` calls and what local classes and enums declare (its constants are at file or type
+    /// scope): a body whose text names none of them is not walked, which is most of an app's code.
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
+        walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+    }
+
+    static let bodyWords = ["getData", "setData", "class", "enum"].map { Array($0.utf8) }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // `let`/`static let` constants with a string literal, in a type or at file scope (not locals).
@@ -275,16 +288,21 @@ final class AccessCollector {
 
     /// Locals per function body, built once however many writes the body makes.
     private var localsByBody: [SyntaxIdentifier: LocalTypes] = [:]
+    /// Whether each body calls `finishSuccessfully`, found once however many writes it makes.
+    private var succeedsByBody: [SyntaxIdentifier: Bool] = [:]
 
     private func write(_ call: FunctionCallExprSyntax) -> AccessSite {
         // The value's type from the enclosing function's locals and the class's stored properties.
         let scope: Syntax = call.enclosing(CodeBlockSyntax.self).map(Syntax.init) ?? Syntax(call)
-        let function = Self.outermostBody(of: call) ?? scope
+        let body = Self.outermostBody(of: call)
+        let function = body ?? scope
         let locals = localsByBody[function.id] ?? LocalTypes(function, properties: properties)
         localsByBody[function.id] = locals
         let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
-        return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false,
-                          location: nameLocation(call), facts: facts, condition: MaybeWrites.condition(of: call))
+        let succeeds = body.map { body in succeedsByBody[body.id] ?? MaybeWrites.callsFinishSuccessfully(body) } ?? false
+        if let body { succeedsByBody[body.id] = succeeds }
+        return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false, location: nameLocation(call),
+                          facts: facts, condition: MaybeWrites.condition(of: call, in: body, bodySucceeds: succeeds))
     }
 
     /// The body of the function or accessor a call is in (closures inside it included).

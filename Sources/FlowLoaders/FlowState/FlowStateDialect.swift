@@ -12,8 +12,11 @@ extension FlowKind {
 public enum FlowStateDialect: SwiftDialect {
     static func read(_ files: [ParsedSwiftFile]) -> FlowGraph { FlowGraph(flows: FlowStateReader().flows(in: files)) }
 
+    // Every step is made or typed with a name holding `FlowStep` (`FlowStep`, `ConcurentFlowStep`,
+    // `FlowStepHandler`), so the reader, which finds flows only there, need not run on files that
+    // only say `Flow` (a Flow-iOS app).
     static let relevantWords = [
-        "Flow", "Startable", "nextStep", "firstStep", "setCompletion",
+        "FlowStep", "Startable", "nextStep", "firstStep", "setCompletion",
     ]
     public static let kinds: [FlowKind] = [.flowState]
     public static let rules: [any Rule.Type] = [ContentNeverSetRule.self]

@@ -124,18 +124,21 @@ enum SwiftRelevance {
         }
     }
 
-    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool {
-        guard let first = word.first, bytes.count >= word.count, let base = bytes.baseAddress else { return false }
-        let last = bytes.count - word.count
-        var i = 0
-        while i <= last {
-            // memchr finds the candidates: a few per file, each then compared in full.
-            guard let found = memchr(base + i, Int32(first), last - i + 1) else { return false }
-            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            var k = 1
-            while k < word.count, bytes[i + k] == word[k] { k += 1 }
-            if k == word.count { return true }
-            i += 1
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool { ByteSearch.contains(word, in: bytes) }
+
+    /// Whether `bytes[range]` holds one of `words` as a whole word: with no letter, digit or `_` just
+    /// before or after it. A byte of a non-ASCII character counts as no letter, so a word next to one
+    /// is found: the answer may be yes for text that only looks like the word, never no for the word.
+    static func containsWord(_ bytes: UnsafeBufferPointer<UInt8>, _ words: [[UInt8]], in range: Range<Int>) -> Bool {
+        let range = range.clamped(to: 0..<bytes.count)
+        func isWordByte(_ b: UInt8) -> Bool { Lexer.isIdentifierByte(b) && b < 0x80 }
+        for word in words {
+            var from = range.lowerBound
+            while let i = ByteSearch.firstOffset(of: word, in: bytes, range: from..<range.upperBound) {
+                let end = i + word.count
+                if (i == range.lowerBound || !isWordByte(bytes[i - 1])) && (end == range.upperBound || !isWordByte(bytes[end])) { return true }
+                from = i + 1
+            }
         }
         return false
     }

@@ -15,9 +15,12 @@ struct ParsedSwiftFile {
     /// The text holds one of the merge-conflict markers (`SwiftSources.conflictMarkers`) somewhere:
     /// only then does `SwiftSources.firstError` look through every token's trivia for one.
     let mayHoldConflictMarker: Bool
+    /// The text parsed: the tree's positions are UTF-8 offsets into it.
+    let text: String
 
     init(_ source: SourceText, limits: Limits = .default) {
         file = source.file
+        text = source.contents
         mayHoldConflictMarker = source.contents.utf8.withContiguousStorageIfAvailable { bytes in
             SwiftSources.conflictMarkers.contains { SwiftRelevance.contains(bytes, Array($0.utf8)) }
         } ?? true
@@ -64,6 +67,15 @@ struct ParsedSwiftFile {
     /// each, and `tree.node(at: node.id)` is its twin in `tree`, for a node to keep.
     var transientTree: SourceFileSyntax {
         SourceFileSyntax(Syntax(raw: tree.raw, rawNodeArena: tree.raw.arena))!
+    }
+
+    /// Whether the text of `node` (its trivia included) holds one of `words` as a whole word
+    /// (`SwiftRelevance.containsWord`): a walk passes over a body that cannot hold what it looks for.
+    /// True when the text cannot be searched in place, so that nothing is passed over then.
+    func mentions(_ words: [[UInt8]], in node: some SyntaxProtocol) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            SwiftRelevance.containsWord(bytes, words, in: node.position.utf8Offset..<node.endPosition.utf8Offset)
+        } ?? true
     }
 
     /// Where `node` starts (after its leading trivia), 1-based, columns in UTF-8 bytes as the Swift
