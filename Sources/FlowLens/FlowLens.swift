@@ -188,8 +188,11 @@ public struct Exporter: Sendable {
                 if let failure = outcomes[index]! { failures.append(failure) } else { written.append(path) }
             }
         case .mermaid, .md:
+            // A flow's files show the findings that count for it: given those alone, the same files.
+            let grouped = FlowFindings(report.findings, flows: report.graph.flows)
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
-                for (fileName, text) in MermaidExport.files(for: flow, in: report, name: name, markdown: format == .md, trace: traces?[flow.id]) {
+                let counted = Report(graph: report.graph, findings: grouped.counted(flow))
+                for (fileName, text) in MermaidExport.files(for: flow, in: counted, name: name, markdown: format == .md, trace: traces?[flow.id]) {
                     write(file(fileName)) { Data(text.utf8) }
                 }
             }

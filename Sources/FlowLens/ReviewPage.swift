@@ -47,10 +47,12 @@ public struct ReviewPage: Sendable {
     /// Renders every flow's diagram (as `flowlens export --format svg` does) and builds the page;
     /// `renderer` renders the diagrams, `done` is told after each.
     public func render(_ report: Report, renderer: DiagramRenderer = .inProcess, done: @Sendable () -> Void = {}) -> String {
+        let grouped = FlowFindings(report.findings, flows: report.graph.flows)
         let drawn = report.graph.flows.map { flow in
             var builder = DOTBuilder()
             builder.trace = traces?[flow.id]
-            return builder.diagram(for: flow, findings: report.findings, flows: report.graph.flows)
+            // A diagram draws the findings that count for its flow: given those alone, the same picture.
+            return builder.diagram(for: flow, findings: grouped.counted(flow), flows: report.graph.flows)
         }
         let rendered = renderer.render(drawn.map { RenderJob(dot: $0.dot, format: .svg) }, done: done)
         let diagrams = zip(drawn, rendered).map { diagram, result -> RenderedDiagram in
@@ -87,12 +89,13 @@ public struct ReviewPage: Sendable {
 
             """
         out += unreadable(report)
-        out += index(report)
+        let grouped = FlowFindings(report.findings, flows: flows)
+        out += index(report, grouped)
         // The analyses the findings were made from, not made again.
         let analyses = report.flowAnalyses()
         for (n, flow) in flows.enumerated() {
             let diagram = n < diagrams.count ? diagrams[n] : RenderedDiagram(svg: nil, marks: [:], error: "not rendered")
-            out += section(flow, number: n, report: report, diagram: diagram, analysis: analyses[n])
+            out += section(flow, number: n, report: report, grouped: grouped, diagram: diagram, analysis: analyses[n])
         }
         out += """
             </main>
@@ -122,7 +125,7 @@ public struct ReviewPage: Sendable {
         return out + "</ul>\n</section>\n"
     }
 
-    func index(_ report: Report) -> String {
+    func index(_ report: Report, _ grouped: FlowFindings) -> String {
         // The search box and the filter stay at the top of the window while the page scrolls: with many
         // flows, the index is far above the flow being read.
         var out = """
@@ -140,7 +143,7 @@ public struct ReviewPage: Sendable {
 
             """
         for (n, flow) in report.graph.flows.enumerated() {
-            let status = FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows)
+            let status = grouped.status(of: flow)
             out += "<tr class=\"\(status.cssClass)\" data-search=\"\(Self.escape(Self.searchText(flow)))\"><td><a href=\"#flow-\(n)\">\(Self.escape(flow.name))</a>"
             if let parent = flow.parent, let owner = report.graph.flows.first(where: { $0.id == parent }) {
                 out += " <span class=\"muted\">in \(Self.escape(owner.name))</span>"
@@ -152,11 +155,11 @@ public struct ReviewPage: Sendable {
         return out + "</tbody>\n</table>\n</div>\n</nav>\n"
     }
 
-    func section(_ flow: Flow, number n: Int, report: Report, diagram: RenderedDiagram, analysis: FlowAnalysis) -> String {
+    func section(_ flow: Flow, number n: Int, report: Report, grouped: FlowFindings, diagram: RenderedDiagram, analysis: FlowAnalysis) -> String {
         let prefix = "f\(n)-"
-        let own = report.findings.filter { $0.flow == flow.id }
+        let own = grouped.own(flow)
         // A FlowKit machine's findings include its sub-machines', drawn inside their clusters.
-        let counted = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows)
+        let counted = grouped.counted(flow)
         let status = FlowStatus(counting: counted)
         let shown = Array(Set(counted).union(diagram.marks.keys)).sorted(by: Finding.reportOrder)
         var out = "<section class=\"flow \(status.cssClass)\" id=\"flow-\(n)\" aria-labelledby=\"\(prefix)title\" data-search=\"\(Self.escape(Self.searchText(flow)))\">\n"

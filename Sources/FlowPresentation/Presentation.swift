@@ -63,9 +63,9 @@ public struct FlowStatus: Hashable, Sendable {
     }
 
     /// The findings that count for `flow`: those of the flow and of every sub-machine it contains.
+    /// (For every flow of a run, group them once: `FlowFindings`.)
     public static func findings(of flow: Flow, in findings: [Finding], flows: [Flow]) -> [Finding] {
-        let ids = SubMachines.scope(of: flow, flows: flows)
-        return findings.filter { $0.flow.map(ids.contains) ?? false }
+        FlowFindings(findings, flows: flows).counted(flow)
     }
 
     /// The worst severity present; nil when there is no finding.
@@ -90,6 +90,42 @@ public struct FlowStatus: Hashable, Sendable {
 
     /// `status-error`, `status-warning`, `status-note` or `status-clean`: the review page's class.
     public var cssClass: String { "status-" + (worst.map { SeverityStyle.of($0).word } ?? "clean") }
+}
+
+/// A run's findings grouped by flow once, for an output that asks about each of its flows (the review
+/// page, the Mermaid and Markdown files): asking `FlowStatus.findings(of:in:flows:)` flow by flow reads
+/// every finding of the run for each flow, which for 2,000 flows and 10,000 findings was half the time
+/// of making the review page.
+public struct FlowFindings: Sendable {
+    private let findings: [Finding]
+    private let flows: [Flow]
+    /// By flow id: where its findings are in `findings`, in order.
+    private let positions: [String: [Int]]
+
+    /// `findings` (a run's, in its order) grouped by the flows of `flows`.
+    public init(_ findings: [Finding], flows: [Flow]) {
+        self.findings = findings
+        self.flows = flows
+        var positions: [String: [Int]] = [:]
+        for (i, finding) in findings.enumerated() {
+            if let flow = finding.flow { positions[flow, default: []].append(i) }
+        }
+        self.positions = positions
+    }
+
+    /// The findings of `flow` itself, in the run's order.
+    public func own(_ flow: Flow) -> [Finding] { (positions[flow.id] ?? []).map { findings[$0] } }
+
+    /// The findings that count for `flow`: its own and every sub-machine's (`SubMachines.scope`), in
+    /// the run's order.
+    public func counted(_ flow: Flow) -> [Finding] {
+        let ids = SubMachines.scope(of: flow, flows: flows)
+        if ids.count == 1 { return own(flow) }
+        return ids.flatMap { positions[$0] ?? [] }.sorted().map { findings[$0] }
+    }
+
+    /// The status of `flow`: what `counted` holds.
+    public func status(of flow: Flow) -> FlowStatus { FlowStatus(counting: counted(flow)) }
 }
 
 /// The machines a composite state runs, found the same way by every diagram.

@@ -55,6 +55,42 @@ struct PresentationTests {
         #expect(Plural.noun(3, "new finding") == "new findings")
     }
 
+    @Test("a run's findings grouped once give each flow the findings that count for it, in order, as reading them all for each flow does: 200 random graphs of machines, composite states and nested flows")
+    func groupedFindings() {
+        let machine = FlowKind(rawValue: "machine", noun: "machine", machine: .generated)
+        var random = SplitMix64(seed: 17)
+        var compared = 0
+        for _ in 0..<200 {
+            let count = 1 + random.below(12)
+            let flows: [Flow] = (0..<count).map { n in
+                var flow = Flow(id: "m\(n)", name: random.chance(0.2) ? "m\(random.below(count))" : "M\(n)",
+                                kind: random.chance(0.6) ? machine : .declarative, steps: [])
+                if random.chance(0.3) { flow.parent = "m\(random.below(count))" }
+                flow.steps = (0..<random.below(4)).map { k in
+                    var step = Step(id: "s\(k)", kind: random.chance(0.5) ? .subflow : .operation)
+                    step.subflow = random.chance(0.5) ? "m\(random.below(count))" : "M\(random.below(count))"
+                    return step
+                }
+                return flow
+            }
+            let findings: [Finding] = (0..<random.below(30)).map { n in
+                var finding = Finding(rule: RuleID.deadEnd, severity: [.error, .warning, .note][random.below(3)], message: "f\(n)", location: nil)
+                finding.flow = random.chance(0.1) ? nil : random.chance(0.1) ? "gone" : "m\(random.below(count))"
+                return finding
+            }
+            let grouped = FlowFindings(findings, flows: flows)
+            for flow in flows {
+                let scope = SubMachines.scope(of: flow, flows: flows)
+                let counted = findings.filter { $0.flow.map(scope.contains) ?? false }
+                #expect(grouped.counted(flow).map(\.message) == counted.map(\.message))
+                #expect(grouped.own(flow).map(\.message) == findings.filter { $0.flow == flow.id }.map(\.message))
+                #expect(grouped.status(of: flow) == FlowStatus(counting: counted))
+                compared += scope.count > 1 ? 1 : 0
+            }
+        }
+        #expect(compared > 100)  // flows that contain others were among them
+    }
+
     // MARK: - Escaping
 
     /// Text with every kind of character an escaper must care about.
