@@ -138,11 +138,12 @@ public struct Exporter: Sendable {
             }
         }
         func file(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        // An operation flow's diagram shows its own findings only (`DOTBuilder` filters them first):
-        // grouped once here, so that drawing every flow is not flows × findings.
-        let findingsByFlow = Dictionary(grouping: report.findings) { $0.flow ?? "" }
+        // A diagram shows the findings that count for its flow (an operation flow's own, `DOTBuilder`
+        // filters them first; a machine's with its sub-machines'): grouped once here, so that drawing
+        // every flow is not flows × findings.
+        let grouped = FlowFindings(report.findings, flows: report.graph.flows)
         @Sendable func diagramReport(_ flow: Flow) -> Report {
-            flow.kind.isStateMachine ? report : Report(graph: report.graph, findings: findingsByFlow[flow.id] ?? [])
+            Report(graph: report.graph, findings: flow.kind.isStateMachine ? grouped.counted(flow) : grouped.own(flow))
         }
         // `report.json` does not wait for the pictures: its text is made while worker processes draw
         // them (this process is free then). In this process, one diagram at a time, it is made after
@@ -189,7 +190,6 @@ public struct Exporter: Sendable {
             }
         case .mermaid, .md:
             // A flow's files show the findings that count for it: given those alone, the same files.
-            let grouped = FlowFindings(report.findings, flows: report.graph.flows)
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
                 let counted = Report(graph: report.graph, findings: grouped.counted(flow))
                 for (fileName, text) in MermaidExport.files(for: flow, in: counted, name: name, markdown: format == .md, trace: traces?[flow.id]) {
