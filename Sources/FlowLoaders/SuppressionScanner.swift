@@ -19,7 +19,7 @@ public enum SuppressionScanner {
     /// The suppressions in `text`, reported under `file`.
     public static func scan(_ text: String, file: String, marker: String) -> [Suppression] {
         // A byte search: Foundation's `contains` bridges the whole text first (megabytes for a large flow).
-        let mentioned = text.utf8.withContiguousStorageIfAvailable { SwiftRelevance.contains($0, Array("flowlens:".utf8)) }
+        let mentioned = text.utf8.withContiguousStorageIfAvailable { ByteSearch.contains(Array("flowlens:".utf8), in: $0) }
         guard mentioned ?? text.contains("flowlens:") else { return [] }
         var found: [Suppression] = []
         var lineNumber = 0

@@ -189,8 +189,7 @@ public struct MermaidBuilder: Sendable {
             // those alone (few; most lines name no `style`), not on every line of every diagram.
             var text = line
             let mayMatch = text.withUTF8 { bytes in
-                (ByteSearch.contains(Array("style".utf8), in: bytes) || ByteSearch.contains(Array("classDef".utf8), in: bytes))
-                    && [":", "#", ";"].allSatisfy { ByteSearch.contains([UInt8(ascii: $0)], in: bytes) }
+                cutKeywords.contains { ByteSearch.contains($0, in: bytes) } && cutMarks.allSatisfy { bytes.contains($0) }
             }
             return mayMatch && line.contains(cutPattern) ? line + ";" : line
         }
@@ -199,6 +198,9 @@ public struct MermaidBuilder: Sendable {
     /// The lines Mermaid's pre-processing cuts a `;` from (see `guarded`). Compiled once: a `Regex`
     /// is only read after it is made, never changed.
     nonisolated(unsafe) private static let cutPattern = try! Regex(#"(style|classDef).*:\S*#.*;"#)
+    /// The pattern's literal parts: one of its keywords, and each of its marks.
+    private static let cutKeywords = ["style", "classDef"].map { Array($0.utf8) }
+    private static let cutMarks: [UInt8] = [UInt8(ascii: ":"), UInt8(ascii: "#"), UInt8(ascii: ";")]
 
     /// The `%% flowlens-labels: [...]` comment: `labels` as a JSON array, with `%` written `\u0025` so
     /// that no `%%{` in a label can be read as a directive, and `<`, `>`, `&` escaped too, so that

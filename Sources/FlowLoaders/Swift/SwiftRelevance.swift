@@ -102,7 +102,7 @@ enum SwiftRelevance {
             var text = text
             text.makeContiguousUTF8()
             text.utf8.withContiguousStorageIfAvailable { bytes in
-                hasLibraryWord = SwiftRelevance.libraryWords.contains { SwiftRelevance.contains(bytes, $0) }
+                hasLibraryWord = SwiftRelevance.libraryWords.contains { ByteSearch.contains($0, in: bytes) }
                 var lexer = Lexer(bytes: bytes, nesting: nesting)
                 lexer.scanCode(inInterpolation: false)
                 unsure = lexer.unsure || !lexer.scopes.isEmpty
@@ -123,8 +123,6 @@ enum SwiftRelevance {
             return keys
         }
     }
-
-    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: [UInt8]) -> Bool { ByteSearch.contains(word, in: bytes) }
 
     /// Whether `bytes[range]` holds one of `words` as a whole word: with no letter, digit or `_` just
     /// before or after it. A byte of a non-ASCII character counts as no letter, so a word next to one

@@ -51,7 +51,7 @@ public struct SwiftSourcesLoader: BatchFlowLoader {
         return files.indices.contains { index in
             guard relevant?[index] ?? true else { return false }
             return files[index].contents.utf8.withContiguousStorageIfAvailable { bytes in
-                words.contains { SwiftRelevance.contains(bytes, $0) }
+                words.contains { ByteSearch.contains($0, in: bytes) }
             } ?? true
         }
     }

@@ -22,7 +22,7 @@ struct ParsedSwiftFile {
         file = source.file
         text = source.contents
         mayHoldConflictMarker = source.contents.utf8.withContiguousStorageIfAvailable { bytes in
-            SwiftSources.conflictMarkers.contains { SwiftRelevance.contains(bytes, Array($0.utf8)) }
+            SwiftSources.conflictMarkers.contains { ByteSearch.contains(Array($0.utf8), in: bytes) }
         } ?? true
         let shown = source.file.displayPath
         if let found = SwiftNesting.check(source.contents, limits: limits) {
