@@ -13,10 +13,16 @@ public enum MermaidExport {
     /// A Markdown page for `flow`: its name as the title, its kind and status, each diagram in a fenced
     /// `mermaid` block (with a heading per part when split), and its findings as a list.
     public static func markdown(for flow: Flow, in report: Report, trace: TraceOverlay? = nil) -> String {
+        markdown(for: flow, counted: FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows), in: report, trace: trace)
+    }
+
+    /// `markdown(for:in:trace:)`, given the findings that count for `flow` (`FlowFindings.counted`):
+    /// an export of every flow groups them once, rather than read every flow again for each.
+    static func markdown(for flow: Flow, counted: [Finding], in report: Report, trace: TraceOverlay?) -> String {
         let diagrams = diagrams(for: flow, in: report, trace: trace)
-        let findings = FlowStatus.findings(of: flow, in: report.findings, flows: report.graph.flows).sorted(by: Finding.reportOrder)
+        let findings = counted.sorted(by: Finding.reportOrder)
         var lines = ["# \(Escaping.markdown(DisplayText.visible(flow.name, limit: nil)))", ""]
-        let status = [flow.kind.noun, FlowStatus(of: flow, findings: report.findings, flows: report.graph.flows).text]
+        let status = [flow.kind.noun, FlowStatus(counting: counted).text]
         lines.append(Escaping.markdown(status.joined(separator: " · ")) + (flow.location.map { " — `\(code($0.description))`" } ?? ""))
         lines.append("")
         if let note = diagrams.first?.note { lines += ["> " + note, ""] }
@@ -42,9 +48,10 @@ public enum MermaidExport {
     }
 
     /// The files of `flow`: `name.mmd` (and `name.part2.mmd` … for a flow split in parts) or
-    /// `name.md`, with their text.
+    /// `name.md`, with their text. `report` holds the findings that count for `flow` and no others
+    /// (`FlowFindings.counted`).
     static func files(for flow: Flow, in report: Report, name: String, markdown: Bool, trace: TraceOverlay? = nil) -> [(String, String)] {
-        if markdown { return [("\(name).md", Self.markdown(for: flow, in: report, trace: trace))] }
+        if markdown { return [("\(name).md", Self.markdown(for: flow, counted: report.findings, in: report, trace: trace))] }
         return diagrams(for: flow, in: report, trace: trace).enumerated().map { n, diagram in
             (n == 0 ? "\(name).mmd" : "\(name).part\(n + 1).mmd", diagram.text)
         }

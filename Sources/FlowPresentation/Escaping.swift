@@ -23,6 +23,17 @@ public enum Escaping {
         (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
+    /// Whether every byte of `text` is printable ASCII (space to `~`), or a line feed when
+    /// `lineFeeds`, and none is one of `special`: text that an escaping returns as it is when it
+    /// changes no printable ASCII character but `special`. Nearly every name, key and message is such
+    /// text, and checking its bytes costs far less than the loop over its scalars in `replacing`.
+    static func isPlainASCII(_ text: String, lineFeeds: Bool, special: StaticString = "") -> Bool {
+        let specials = UnsafeBufferPointer(start: special.utf8Start, count: special.utf8CodeUnitCount)
+        return text.utf8.allSatisfy { byte in
+            ((0x20..<0x7F).contains(byte) || (lineFeeds && byte == 0x0A)) && !specials.contains(byte)
+        }
+    }
+
     /// The code point in hexadecimal, at least four digits (`00e9`, `202E` when `uppercase`).
     public static func hex(_ scalar: Unicode.Scalar, uppercase: Bool = false) -> String {
         let digits = String(scalar.value, radix: 16, uppercase: uppercase)
@@ -70,7 +81,8 @@ public enum Escaping {
     /// HTML content and attribute values (the review page). Characters that would hide or reorder
     /// text are shown visibly (`<U+202E>`), never capped: the page is where the full text is read.
     public static func html(_ text: String) -> String {
-        replacing(DisplayText.visible(text, limit: nil)) { entity($0, apostrophe: true) }
+        if isPlainASCII(text, lineFeeds: true, special: "&<>\"'") { return text }
+        return replacing(DisplayText.visible(text, limit: nil)) { entity($0, apostrophe: true) }
     }
 
     /// A Graphviz HTML-like label: markup characters become entities, a backslash is doubled
@@ -78,7 +90,8 @@ public enum Escaping {
     /// decoding entities), hidden characters are written visibly and long text is capped
     /// (`DisplayText`), and line breaks become `<BR/>`.
     public static func graphvizLabel(_ text: String) -> String {
-        replacing(DisplayText.visible(text)) { scalar in
+        if isPlainASCII(text, lineFeeds: false, special: "\\&<>\"'"), text.utf8.count <= DisplayText.maximumLength { return text }
+        return replacing(DisplayText.visible(text)) { scalar in
             switch scalar {
             case "\\": return "\\\\"
             case "\n": return "<BR/>"
@@ -188,14 +201,35 @@ public enum Escaping {
     /// Markdown prose (a heading, a list item, a path sentence): Markdown's punctuation
     /// backslash-escaped, line breaks as spaces.
     public static func markdown(_ text: String) -> String {
-        // By character, not scalar: a CR LF is one line break, one space.
+        // By character, not scalar: a CR LF is one line break, one space, and punctuation that a mark
+        // combines with (`*` U+0301) is one character that is not punctuation. A character is looked at
+        // by its UTF-8 bytes, which is what `isNewline` and `asciiValue` decide by but cheaper: it is a
+        // line break when its first scalar is U+000A–000D (a CR LF starts with 0D), U+0085 (C2 85),
+        // U+2028 or U+2029 (E2 80 A8/A9); it is ASCII when it is one byte.
         var out = ""
+        out.reserveCapacity(text.utf8.count)
         for character in text {
-            if character.isNewline { out += " "; continue }
-            if let ascii = character.asciiValue, markdownPunctuation[Int(ascii)] { out += "\\" }
+            let bytes = character.utf8
+            let first = bytes.first!
+            if first < 0x80 {
+                if (0x0A...0x0D).contains(first) { out += " "; continue }
+                if bytes.count == 1, markdownPunctuation[Int(first)] { out += "\\" }
+            } else if isLineBreak(bytes) {
+                out += " "
+                continue
+            }
             out.append(character)
         }
         return out
+    }
+
+    /// Whether a character's UTF-8 bytes start with U+0085, U+2028 or U+2029.
+    private static func isLineBreak(_ bytes: Character.UTF8View) -> Bool {
+        var iterator = bytes.makeIterator()
+        switch (iterator.next(), iterator.next(), iterator.next()) {
+        case (0xC2, 0x85, _), (0xE2, 0x80, 0xA8), (0xE2, 0x80, 0xA9): return true
+        default: return false
+        }
     }
 
     /// A Markdown table cell: the punctuation that would format or split it backslash-escaped, line
@@ -278,10 +312,12 @@ public enum DisplayText {
     /// `text` with each hidden character written as `<U+202E>` (a tab as a space), then capped at
     /// `limit` characters with "…".
     public static func visible(_ text: String, limit: Int? = maximumLength) -> String {
-        let shown = Escaping.replacing(text) { scalar in
+        // Printable ASCII and line feeds hide nothing, and each of their bytes is one character.
+        let plain = Escaping.isPlainASCII(text, lineFeeds: true)
+        let shown = plain ? text : Escaping.replacing(text) { scalar in
             scalar == "\t" ? " " : isHidden(scalar) ? "<U+" + Escaping.hex(scalar, uppercase: true) + ">" : nil
         }
-        guard let limit, shown.count > limit else { return shown }
+        guard let limit, (plain ? shown.utf8.count : shown.count) > limit else { return shown }
         return String(shown.prefix(limit - 1)) + "…"
     }
 }

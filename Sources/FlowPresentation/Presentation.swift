@@ -65,7 +65,8 @@ public struct FlowStatus: Hashable, Sendable {
     /// The findings that count for `flow`: those of the flow and of every sub-machine it contains.
     /// (For every flow of a run, group them once: `FlowFindings`.)
     public static func findings(of flow: Flow, in findings: [Finding], flows: [Flow]) -> [Finding] {
-        FlowFindings(findings, flows: flows).counted(flow)
+        let ids = SubMachines.scope(of: flow, flows: flows)
+        return findings.filter { $0.flow.map(ids.contains) ?? false }
     }
 
     /// The worst severity present; nil when there is no finding.
@@ -98,14 +99,14 @@ public struct FlowStatus: Hashable, Sendable {
 /// of making the review page.
 public struct FlowFindings: Sendable {
     private let findings: [Finding]
-    private let flows: [Flow]
+    private let machines: SubMachines.Index
     /// By flow id: where its findings are in `findings`, in order.
     private let positions: [String: [Int]]
 
     /// `findings` (a run's, in its order) grouped by the flows of `flows`.
     public init(_ findings: [Finding], flows: [Flow]) {
         self.findings = findings
-        self.flows = flows
+        self.machines = SubMachines.Index(flows)
         var positions: [String: [Int]] = [:]
         for (i, finding) in findings.enumerated() {
             if let flow = finding.flow { positions[flow, default: []].append(i) }
@@ -119,7 +120,7 @@ public struct FlowFindings: Sendable {
     /// The findings that count for `flow`: its own and every sub-machine's (`SubMachines.scope`), in
     /// the run's order.
     public func counted(_ flow: Flow) -> [Finding] {
-        let ids = SubMachines.scope(of: flow, flows: flows)
+        let ids = machines.scope(of: flow)
         if ids.count == 1 { return own(flow) }
         return ids.flatMap { positions[$0] ?? [] }.sorted().map { findings[$0] }
     }
@@ -132,25 +133,71 @@ public struct FlowFindings: Sendable {
 public enum SubMachines {
     /// The machine a composite step runs: by id, else by name, preferring one nested in `parent`.
     public static func machine(_ reference: String, in parent: Flow, flows: [Flow]) -> Flow? {
-        flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
-            ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+        preferred(flows.lazy.filter { $0.id == reference }, in: parent) ?? preferred(flows.lazy.filter { $0.name == reference }, in: parent)
     }
 
     /// The ids of `flow` and of every machine nested in it (by `parent`, or run by one of its composite
-    /// states), recursively.
+    /// states), recursively. (For many flows of one run, `Index` finds each flow's without reading
+    /// every flow.)
     public static func scope(of flow: Flow, flows: [Flow]) -> Set<String> {
+        scope(of: flow, nested: { parent in flows.filter { $0.parent == parent.id } }, machine: { machine($0, in: $1, flows: flows) })
+    }
+
+    /// `scope(of:flows:)`, given the flows whose parent is a flow and the machine a reference names.
+    private static func scope(of flow: Flow, nested: (Flow) -> [Flow], machine: (String, Flow) -> Flow?) -> Set<String> {
         var ids: Set<String> = [flow.id]
         var queue = [flow]
         while let current = queue.popLast() {
-            var inner = flows.filter { $0.parent == current.id }
+            var inner = nested(current)
             if current.kind.isStateMachine {
                 inner += current.steps.compactMap { step in
-                    step.kind == .subflow ? step.subflow.flatMap { machine($0, in: current, flows: flows) } : nil
+                    step.kind == .subflow ? step.subflow.flatMap { machine($0, current) } : nil
                 }.filter { $0.kind.isStateMachine }
             }
             for sub in inner where ids.insert(sub.id).inserted { queue.append(sub) }
         }
         return ids
+    }
+
+    /// The first of `candidates` nested in `parent`, else the first.
+    private static func preferred(_ candidates: some Sequence<Flow>, in parent: Flow) -> Flow? {
+        var first: Flow?
+        for candidate in candidates {
+            if candidate.parent == parent.id { return candidate }
+            if first == nil { first = candidate }
+        }
+        return first
+    }
+
+    /// A run's flows by id, name and parent: `machine` and `scope` for each of many flows without
+    /// reading every flow each time (which made the findings of every flow quadratic in the flows).
+    public struct Index: Sendable {
+        private let flows: [Flow]
+        /// Positions in `flows`, in order.
+        private let byID: [String: [Int]], byName: [String: [Int]], byParent: [String: [Int]]
+
+        /// Indexes `flows`.
+        public init(_ flows: [Flow]) {
+            self.flows = flows
+            var byID: [String: [Int]] = [:], byName: [String: [Int]] = [:], byParent: [String: [Int]] = [:]
+            for (i, flow) in flows.enumerated() {
+                byID[flow.id, default: []].append(i)
+                byName[flow.name, default: []].append(i)
+                if let parent = flow.parent { byParent[parent, default: []].append(i) }
+            }
+            (self.byID, self.byName, self.byParent) = (byID, byName, byParent)
+        }
+
+        /// `SubMachines.machine(reference, in: parent, flows:)`.
+        public func machine(_ reference: String, in parent: Flow) -> Flow? {
+            preferred((byID[reference] ?? []).lazy.map { flows[$0] }, in: parent)
+                ?? preferred((byName[reference] ?? []).lazy.map { flows[$0] }, in: parent)
+        }
+
+        /// `SubMachines.scope(of: flow, flows:)`.
+        public func scope(of flow: Flow) -> Set<String> {
+            SubMachines.scope(of: flow, nested: { (byParent[$0.id] ?? []).map { flows[$0] } }, machine: { machine($0, in: $1) })
+        }
     }
 }
 

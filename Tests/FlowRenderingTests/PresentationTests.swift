@@ -55,7 +55,7 @@ struct PresentationTests {
         #expect(Plural.noun(3, "new finding") == "new findings")
     }
 
-    @Test("a run's findings grouped once give each flow the findings that count for it, in order, as reading them all for each flow does: 200 random graphs of machines, composite states and nested flows")
+    @Test("a run's findings grouped once give each flow the findings that count for it, in order, as reading them all for each flow does, and the index finds the machines the flows name as the flows read one by one do: 200 random graphs of machines, composite states and nested flows")
     func groupedFindings() {
         let machine = FlowKind(rawValue: "machine", noun: "machine", machine: .generated)
         var random = SplitMix64(seed: 17)
@@ -63,7 +63,8 @@ struct PresentationTests {
         for _ in 0..<200 {
             let count = 1 + random.below(12)
             let flows: [Flow] = (0..<count).map { n in
-                var flow = Flow(id: "m\(n)", name: random.chance(0.2) ? "m\(random.below(count))" : "M\(n)",
+                // Now and then an id twice (two files can define one), so that a lookup has candidates to prefer among.
+                var flow = Flow(id: random.chance(0.15) ? "m\(random.below(count))" : "m\(n)", name: random.chance(0.2) ? "m\(random.below(count))" : "M\(n)",
                                 kind: random.chance(0.6) ? machine : .declarative, steps: [])
                 if random.chance(0.3) { flow.parent = "m\(random.below(count))" }
                 flow.steps = (0..<random.below(4)).map { k in
@@ -79,10 +80,35 @@ struct PresentationTests {
                 return finding
             }
             let grouped = FlowFindings(findings, flows: flows)
+            let index = SubMachines.Index(flows)
+            // The rule read off the flows one by one, as it was before `SubMachines.Index`.
+            func referenced(_ reference: String, in parent: Flow) -> Flow? {
+                flows.first { $0.id == reference && $0.parent == parent.id } ?? flows.first { $0.id == reference }
+                    ?? flows.first { $0.name == reference && $0.parent == parent.id } ?? flows.first { $0.name == reference }
+            }
+            func linearScope(of flow: Flow) -> Set<String> {
+                var ids: Set<String> = [flow.id], queue = [flow]
+                while let current = queue.popLast() {
+                    var inner = flows.filter { $0.parent == current.id }
+                    if current.kind.isStateMachine {
+                        inner += current.steps.compactMap { $0.kind == .subflow ? $0.subflow.flatMap { referenced($0, in: current) } : nil }.filter { $0.kind.isStateMachine }
+                    }
+                    for sub in inner where ids.insert(sub.id).inserted { queue.append(sub) }
+                }
+                return ids
+            }
             for flow in flows {
-                let scope = SubMachines.scope(of: flow, flows: flows)
+                let scope = linearScope(of: flow)
+                #expect(SubMachines.scope(of: flow, flows: flows) == scope)
+                #expect(index.scope(of: flow) == scope)
+                for reference in flows.flatMap({ [$0.id, $0.name] }) + ["none"] {
+                    let expected = referenced(reference, in: flow).map { "\($0.id) \($0.name) \($0.parent ?? "-")" }
+                    #expect(SubMachines.machine(reference, in: flow, flows: flows).map { "\($0.id) \($0.name) \($0.parent ?? "-")" } == expected)
+                    #expect(index.machine(reference, in: flow).map { "\($0.id) \($0.name) \($0.parent ?? "-")" } == expected)
+                }
                 let counted = findings.filter { $0.flow.map(scope.contains) ?? false }
                 #expect(grouped.counted(flow).map(\.message) == counted.map(\.message))
+                #expect(FlowStatus.findings(of: flow, in: findings, flows: flows).map(\.message) == counted.map(\.message))
                 #expect(grouped.own(flow).map(\.message) == findings.filter { $0.flow == flow.id }.map(\.message))
                 #expect(grouped.status(of: flow) == FlowStatus(counting: counted))
                 compared += scope.count > 1 ? 1 : 0
@@ -167,16 +193,31 @@ struct PresentationTests {
         #expect(Escaping.markdownCodeSpan("`edge`\n") == "`` `edge`  ``")
     }
 
-    /// The JSON writer's escape (by UTF-8 bytes, runs appended whole) and Markdown's (by a table of
-    /// ASCII punctuation) write what the scalar-by-scalar and string-search versions wrote.
-    @Test("the fast JSON and Markdown escapes agree with the character-by-character ones on 5,000 random texts")
+    /// The JSON writer's escape (by UTF-8 bytes, runs appended whole), Markdown's (a character by its
+    /// bytes, a table of ASCII punctuation) and the plain-ASCII shortcuts of the HTML, Graphviz-label
+    /// and display escapes write what the scalar-by-scalar and string-search versions wrote.
+    @Test("the fast JSON, Markdown, HTML, label and display escapes agree with the character-by-character ones on 5,000 random texts")
     func fastEscapesAgree() {
         var random = SplitMix64(seed: 0xE5C_A9E)
         func next(_ bound: Int) -> Int { random.below(bound) }
         let pieces = ["a", "Step", "\"", "\\", "\n", "\r\n", "\t", "\u{1}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{2027}", "→", "é", "e\u{301}",
-                      "👩‍💻", "*", "[x](y)", "#", "|", "-", "\u{FEFF}", " ", "\u{85}", "\u{E2}"]
+                      "👩‍💻", "*", "[x](y)", "#", "|", "-", "\u{FEFF}", " ", "\u{85}", "\u{E2}", "*\u{301}", "\u{B}", "\u{C}", "\r", "&", "<", "'",
+                      "\u{202E}", "\u{FFFE}", String(repeating: "ab", count: 45), "load_user", "Pay now"]
+        func visible(_ text: String, limit: Int?) -> String {
+            let shown = Escaping.replacing(text) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
+            guard let limit, shown.count > limit else { return shown }
+            return String(shown.prefix(limit - 1)) + "…"
+        }
+        func markup(_ scalar: Unicode.Scalar) -> String? {
+            ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
+        }
         for _ in 0..<5_000 {
             let text = (0..<next(12)).map { _ in pieces[next(pieces.count)] }.joined()
+            #expect(DisplayText.visible(text) == visible(text, limit: DisplayText.maximumLength), "\(text.debugDescription)")
+            #expect(DisplayText.visible(text, limit: nil) == visible(text, limit: nil), "\(text.debugDescription)")
+            #expect(Escaping.html(text) == Escaping.replacing(visible(text, limit: nil), markup), "\(text.debugDescription)")
+            let label = Escaping.replacing(visible(text, limit: DisplayText.maximumLength)) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
+            #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
             var fast = "", slow = ""
             Escaping.json(text, into: &fast)
             Escaping.json(text, into: &slow, alsoEscaping: { _ in false })
