@@ -28,9 +28,11 @@ public enum Escaping {
     /// changes no printable ASCII character but `special`. Nearly every name, key and message is such
     /// text, and checking its bytes costs far less than the loop over its scalars in `replacing`.
     static func isPlainASCII(_ text: String, lineFeeds: Bool, special: StaticString = "") -> Bool {
-        let specials = UnsafeBufferPointer(start: special.utf8Start, count: special.utf8CodeUnitCount)
-        return text.utf8.allSatisfy { byte in
-            ((0x20..<0x7F).contains(byte) || (lineFeeds && byte == 0x0A)) && !specials.contains(byte)
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal may be stored as a scalar.
+        special.withUTF8Buffer { specials in
+            text.utf8.allSatisfy { byte in
+                ((0x20..<0x7F).contains(byte) || (lineFeeds && byte == 0x0A)) && !specials.contains(byte)
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 import FlowLensTestSupport
 import FlowModel
-import FlowPresentation
+@testable import FlowPresentation
 import Foundation
 import FoundationXML
 import Testing
@@ -191,6 +191,16 @@ struct PresentationTests {
         #expect(Escaping.markdownTableCell("") == " ")
         #expect(Escaping.markdownCodeSpan("x ``y`` |z|") == "```x ``y`` \\|z\\|```")
         #expect(Escaping.markdownCodeSpan("`edge`\n") == "`` `edge`  ``")
+    }
+
+    @Test("plain ASCII is printable bytes, line feeds when asked, and none of the specials; a one-character list of specials works")
+    func plainASCII() {
+        #expect(Escaping.isPlainASCII("load_user 1 ~", lineFeeds: false))
+        #expect(!Escaping.isPlainASCII("a\nb", lineFeeds: false))
+        #expect(Escaping.isPlainASCII("a\nb", lineFeeds: true))
+        #expect(!Escaping.isPlainASCII("a&b", lineFeeds: true, special: "&"))
+        #expect(Escaping.isPlainASCII("a<b", lineFeeds: true, special: "&"))
+        for text in ["a\tb", "a\r\nb", "é", "\u{7F}", "\u{1}", "\u{85}"] { #expect(!Escaping.isPlainASCII(text, lineFeeds: true)) }
     }
 
     /// The JSON writer's escape (by UTF-8 bytes, runs appended whole), Markdown's (a character by its
