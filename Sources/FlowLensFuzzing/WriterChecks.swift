@@ -115,8 +115,11 @@ enum WriterChecks {
                     let known = first.isEmpty || ["%%", "state", "classDef", "class", "linkStyle", "[*]", "note", "end", "subgraph", "direction", "}"].contains(String(first))
                         || first.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
                     if !known { problems.append("a Mermaid line starts with user text: \(line.prefix(120))") }
-                    if !line.hasPrefix("%%"), line.filter({ $0 == "\"" }).count % 2 != 0 { problems.append("unbalanced quotes in a Mermaid line: \(line.prefix(120))") }
-                    if line.hasPrefix("%%"), !line.hasPrefix("%% flowlens-labels: ["), line.contains("{") || line.contains("<") {
+                    // Quotes, braces and angle brackets by their bytes, as Mermaid's parser reads them: as
+                    // characters, a quote that a combining mark follows (`"` U+2DFF) is not a quote.
+                    let bytes = Array(line.utf8)
+                    if !line.hasPrefix("%%"), bytes.filter({ $0 == UInt8(ascii: "\"") }).count % 2 != 0 { problems.append("unbalanced quotes in a Mermaid line: \(line.prefix(120))") }
+                    if line.hasPrefix("%%"), !line.hasPrefix("%% flowlens-labels: ["), bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "<")) {
                         problems.append("a Mermaid comment holds '{' or '<' (a directive or markup): \(line.prefix(120))")
                     }
                 }

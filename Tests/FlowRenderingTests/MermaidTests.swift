@@ -108,7 +108,7 @@ struct MermaidTests {
             }
         }
         // Every label's quotes are balanced: user text holds no raw quote.
-        for line in lines where !line.hasPrefix("%%") { #expect(line.filter { $0 == "\"" }.count % 2 == 0, "\(line)") }
+        for line in lines where !line.hasPrefix("%%") { #expect(line.utf8.filter { $0 == UInt8(ascii: "\"") }.count % 2 == 0, "\(line)") }
         #expect(text.contains("Café ☕ 日本語 🚀"))
         #expect(text.contains("two<br>lines"))
         #expect(text.contains("say #quot;hi#quot;"))
