@@ -188,7 +188,7 @@ public struct NestedConfigurations {
     /// the disk rather than one each.
     public mutating func configuration(forFile path: String) -> Configuration {
         let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
-        let folder = (InputDiscovery.lexicallyNormalised(absolute) as NSString).deletingLastPathComponent
+        let folder = InputDiscovery.folder(of: InputDiscovery.lexicallyNormalised(absolute))
         if let known = byFolder[folder] { return known }
         let configuration = configuration(for: folder)
         byFolder[folder] = configuration

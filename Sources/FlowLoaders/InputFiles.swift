@@ -120,9 +120,11 @@ public enum InputDiscovery {
         var seen = Set<String>()  // resolved real paths, so links and repeated arguments are read once
         var reportedLinks = Set<String>()  // broken links, reported once however they are reached
 
-        func add(_ path: String, explicit: Bool, shownAs given: String? = nil) {
+        /// `real` is the file's canonical path when the walk knows it (a file that is no link, in a
+        /// folder whose canonical path is known), else `realpath` finds it.
+        func add(_ path: String, explicit: Bool, shownAs given: String? = nil, real known: String? = nil) {
             let shown = displayPath(given ?? path, workingDirectory)
-            let real = canonicalPath(path)
+            let real = known ?? canonicalPath(path)
             guard let kind = SourceKind.of(path: path) else {
                 if explicit {
                     findings.append(.invalidInput(
@@ -135,15 +137,37 @@ public enum InputDiscovery {
             files.append(InputFile(path: path, displayPath: shown, kind: kind))
         }
 
-        func walk(_ folder: String) {
-            guard let names = try? fm.contentsOfDirectory(atPath: folder) else {
+        /// Walks `folder`, whose canonical path is `real`.
+        func walk(_ folder: String, real: String) {
+            guard let entries = entries(of: folder) else {
                 findings.append(.invalidInput("cannot list folder", at: SourceLocation(file: displayPath(folder, workingDirectory))))
                 return
             }
-            for name in names.sorted() where !name.hasPrefix(".") {
+            for (name, type) in entries.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
                 let child = (folder as NSString).appendingPathComponent(name)
-                var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: child, isDirectory: &isDir) else {
+                if type == .undecodable {
+                    // A name that is not UTF-8 cannot be opened through a `String` path: one named like
+                    // a file FlowLens reads is reported, not dropped without a word.
+                    if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true {
+                        findings.append(.invalidInput("the file's name is not valid UTF-8: not read (rename it)",
+                                                      at: SourceLocation(file: displayPath(child, workingDirectory))))
+                    }
+                    continue
+                }
+                // A plain file or folder (no link) of a folder whose canonical path is known has that
+                // path and its name as its own, where `realpath` would look at every folder of the
+                // path again; the listing tells which it is (or one `lstat`, on a file system that
+                // does not say). A link is followed by `stat` and resolved by `realpath`.
+                var mode = type == .unknown ? nil : type
+                if mode == nil {
+                    var info = stat()
+                    let format = lstat(child, &info) == 0 ? info.st_mode & S_IFMT : S_IFLNK  // gone: as a broken link
+                    mode = format == S_IFLNK ? .link : format == S_IFDIR ? .folder : .other
+                }
+                let isLink = mode == .link
+                let realChild = isLink ? nil : (real == "/" ? "/" : real + "/") + name
+                var isDir = ObjCBool(mode == .folder)
+                guard !isLink || fm.fileExists(atPath: child, isDirectory: &isDir) else {
                     // A link to nothing (or to itself): skipped, but one named like a file FlowLens
                     // reads is reported, or its flows would vanish from the run without a word.
                     if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true, let problem = brokenLink(child),
@@ -153,13 +177,13 @@ public enum InputDiscovery {
                     continue
                 }
                 if isDir.boolValue {
-                    let real = canonicalPath(child)
+                    let real = realChild ?? canonicalPath(child)
                     guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
-                    walk(child)
+                    walk(child, real: real)
                 } else if includeWalked?(child) ?? true {
                     // A configuration's include/exclude patterns choose among the files of a folder;
                     // a file named explicitly is always read.
-                    add(child, explicit: false)
+                    add(child, explicit: false, real: realChild)
                 }
             }
         }
@@ -177,13 +201,43 @@ public enum InputDiscovery {
             }
             if isDir.boolValue {
                 let real = canonicalPath(path)
-                if seen.insert(real + "/").inserted { walk(path) }
+                if seen.insert(real + "/").inserted { walk(path, real: real) }
             } else {
                 add(path, explicit: true, shownAs: given)
             }
         }
         files.sort { $0.displayPath < $1.displayPath }
         return (files, findings)
+    }
+
+    /// What a folder's listing says an entry is.
+    enum EntryType { case folder, link, other, unknown, undecodable }
+
+    /// The names in `folder` and what each is, as `readdir` lists them (`.` and `..` left out), in no
+    /// particular order; nil when the folder cannot be opened. The type is `.unknown` where the
+    /// file system does not tell (then one `lstat` asks), `.undecodable` for a name that is not
+    /// UTF-8 (given with U+FFFD in place of its bad bytes).
+    static func entries(of folder: String) -> [(name: String, type: EntryType)]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var entries: [(name: String, type: EntryType)] = []
+        while let entry = readdir(directory) {
+            let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                return String(validatingCString: bytes).map { ($0, true) } ?? (String(cString: bytes), false)
+            }
+            if name == "." || name == ".." { continue }
+            let type: EntryType
+            switch Int32(entry.pointee.d_type) {
+            case _ where !valid: type = .undecodable
+            case Int32(DT_DIR): type = .folder
+            case Int32(DT_LNK): type = .link
+            case Int32(DT_UNKNOWN): type = .unknown
+            default: type = .other
+            }
+            entries.append((name, type))
+        }
+        return entries
     }
 
     /// Why `path`, which does not resolve to a file, cannot be read, when it is a symbolic link.
@@ -207,6 +261,7 @@ public enum InputDiscovery {
     /// An absolute path with `.`, `..` and repeated slashes removed, without resolving links (which
     /// `standardizingPath` does on Linux): a file is reported under the name the user gave it.
     static func lexicallyNormalised(_ path: String) -> String {
+        if isLexicallyNormal(path) { return path }  // nearly every path a walk makes: nothing to remove
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
@@ -214,6 +269,36 @@ public enum InputDiscovery {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `lexicallyNormalised` would return `path` unchanged: absolute, no empty, `.` or `..`
+    /// name, no `/` at the end (`/` itself is normal). By its bytes, without splitting it.
+    static func isLexicallyNormal(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+            guard bytes.first == slash else { return false }
+            if bytes.count == 1 { return true }
+            guard bytes.last != slash else { return false }
+            // Each name starts after a `/`: it must not be empty, `.` or `..`.
+            for i in bytes.indices where bytes[i] == slash {
+                let next = i + 1 < bytes.count ? bytes[i + 1] : slash
+                if next == slash { return false }
+                if next == dot {
+                    let after = i + 2 < bytes.count ? bytes[i + 2] : slash
+                    if after == slash { return false }
+                    if after == dot, (i + 3 == bytes.count || bytes[i + 3] == slash) { return false }
+                }
+            }
+            return true
+        }
+    }
+
+    /// The folder of `path`, a path `lexicallyNormalised` made (`/` for a name at the root): what
+    /// `NSString.deletingLastPathComponent` says of it, without bridging to `NSString`.
+    static func folder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// `path` relative to `workingDirectory` when it is inside it, else as given (absolute stays absolute).

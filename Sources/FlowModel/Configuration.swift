@@ -68,9 +68,12 @@ public struct Configuration: Hashable, Sendable {
     /// Rule settings, in file order.
     public var rules: [(String, RuleSetting)]
     /// Only files matching one of these are read from folders (all, when empty).
-    public var include: [String]
+    public var include: [String] { didSet { includePatterns = include.map(Glob.Pattern.init) } }
     /// Files matching one of these are not read from folders.
-    public var exclude: [String]
+    public var exclude: [String] { didSet { excludePatterns = exclude.map(Glob.Pattern.init) } }
+    /// `include` and `exclude`, each pattern split into its parts once rather than once a file
+    /// (`includes(relativePath:)` is asked for every file of a walked tree).
+    private var includePatterns: [Glob.Pattern] = [], excludePatterns: [Glob.Pattern] = []
     /// Per-path rule settings; later entries win.
     public var overrides: [Override]
     /// PlantUML preprocessor variables (`!$NAME`), for the PlantUML loader.
@@ -139,7 +142,8 @@ public struct Configuration: Hashable, Sendable {
     /// Whether a file found by walking a folder is read (`path` relative to the base directory).
     public func includes(relativePath path: String) -> Bool {
         let names = path.split(separator: "/")  // once for every pattern
-        return (include.isEmpty || include.contains { Glob.matches($0, names: names) }) && !exclude.contains { Glob.matches($0, names: names) }
+        return (includePatterns.isEmpty || includePatterns.contains { $0.matches(names: names) })
+            && !excludePatterns.contains { $0.matches(names: names) }
     }
 }
 
@@ -170,35 +174,60 @@ public enum Glob {
 
     /// `matches` for a path already split into its names.
     static func matches(_ pattern: String, names: [Substring]) -> Bool {
-        match(normalised(pattern).split(separator: "/", omittingEmptySubsequences: false), names)
+        Pattern(pattern).matches(names: names)
     }
 
-    /// Folder by folder: after each part of the pattern, the numbers of names it can have consumed
-    /// (`**` any number of them). Parts × names steps, never a search that backtracks without bound.
-    private static func match(_ parts: [Substring], _ names: [Substring]) -> Bool {
-        var reachable = [Bool](repeating: false, count: names.count + 1)
-        reachable[0] = true
-        for part in parts {
-            var next = [Bool](repeating: false, count: names.count + 1)
-            if part == "**" {
-                var any = false
-                for j in 0...names.count {
-                    any = any || reachable[j]
-                    next[j] = any
-                }
-            } else {
-                for j in names.indices where reachable[j] && matchName(part, names[j]) { next[j + 1] = true }
-            }
-            reachable = next
+    /// A pattern split into its parts (its shorthands spelt out), to match many paths.
+    public struct Pattern: Sendable {
+        enum Part: Sendable {
+            /// `**`: any number of folders.
+            case anyFolders
+            /// A name without `*` or `?`: that name.
+            case name(String)
+            /// A name with `*` or `?`, by its characters.
+            case wildcard([Character])
         }
-        return reachable[names.count]
+
+        let parts: [Part]
+
+        public init(_ pattern: String) {
+            parts = Glob.normalised(pattern).split(separator: "/", omittingEmptySubsequences: false).map { part in
+                if part == "**" { return .anyFolders }
+                return part.contains { $0 == "*" || $0 == "?" } ? .wildcard(Array(part)) : .name(String(part))
+            }
+        }
+
+        /// Whether the path split into `names` matches. Folder by folder: after each part of the
+        /// pattern, the numbers of names it can have consumed (`**` any number of them). Parts ×
+        /// names steps, never a search that backtracks without bound.
+        public func matches(names: [Substring]) -> Bool {
+            var reachable = [Bool](repeating: false, count: names.count + 1)
+            var next = reachable
+            reachable[0] = true
+            for part in parts {
+                for j in next.indices { next[j] = false }
+                switch part {
+                case .anyFolders:
+                    var any = false
+                    for j in 0...names.count {
+                        any = any || reachable[j]
+                        next[j] = any
+                    }
+                case let .name(name):
+                    for j in names.indices where reachable[j] && names[j] == name { next[j + 1] = true }
+                case let .wildcard(pattern):
+                    for j in names.indices where reachable[j] && Glob.matchName(pattern, names[j]) { next[j + 1] = true }
+                }
+                swap(&reachable, &next)
+            }
+            return reachable[names.count]
+        }
     }
 
     /// `*` any characters, `?` one, anything else itself: the usual greedy match that returns to the
     /// last `*` on a mismatch (at most pattern × name steps).
-    private static func matchName(_ pattern: Substring, _ name: Substring) -> Bool {
-        guard pattern.contains(where: { $0 == "*" || $0 == "?" }) else { return pattern == name }
-        let p = Array(pattern), n = Array(name)
+    private static func matchName(_ p: [Character], _ name: Substring) -> Bool {
+        let n = Array(name)
         var i = 0, j = 0
         var star: Int?, resume = 0
         while j < n.count {

@@ -270,6 +270,81 @@ struct InputDiscoveryTests {
         #expect(InputDiscovery.displayPath(path, workingDirectory) == expected)
     }
 
+    /// `lexicallyNormalised` before it returned a normal path as it is: the reference.
+    private static func normalisedByParts(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    @Test("a path is normalised as by its parts, on 20,000 random paths; a normal one is returned as it is")
+    func normalisedAsByParts() {
+        var state: UInt64 = 0x9A7_5
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["", ".", "..", "...", ".a", "a.", "a", "é", "b..", "..c", "Flows"]
+        var normal = 0
+        for _ in 0..<20_000 {
+            let path = (next(4) == 0 ? "" : "/") + (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined(separator: "/")
+                + (next(5) == 0 ? "/" : "")
+            let expected = Self.normalisedByParts(path)
+            #expect(InputDiscovery.lexicallyNormalised(path) == expected, "\(path)")
+            #expect(InputDiscovery.isLexicallyNormal(path) == (path == expected), "\(path)")
+            if path == expected { normal += 1 }
+        }
+        #expect(normal > 1_000)  // both ways are exercised
+        // The folder of a normalised path, as `NSString` says it.
+        for _ in 0..<2_000 {
+            let path = InputDiscovery.lexicallyNormalised((0..<next(5)).map { _ in pieces[next(pieces.count)] }.joined(separator: "/"))
+            #expect(InputDiscovery.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+        }
+        for path in ["/", "/a", "/a/b.swift", "/.a/..b/c.", "/a/...", "/é/x"] { #expect(InputDiscovery.isLexicallyNormal(path)) }
+        for path in ["", "a", "//", "/a/", "/a//b", "/./a", "/a/.", "/a/..", "/../a"] { #expect(!InputDiscovery.isLexicallyNormal(path)) }
+    }
+
+    @Test("a walked file's identity is its canonical path, as realpath gives it, through links or not")
+    func walkedCanonicalPaths() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("real/a.flow.yaml")
+        try tmp.write("real/deeper/b.flow.yaml")
+        try tmp.link("via", to: "real/deeper")          // a linked folder: its files under the link's name
+        try tmp.link("real/c.flow.yaml", to: "deeper/b.flow.yaml")  // a linked file, read once
+        // Given through a link to the root, and as a path with `..` in it.
+        try tmp.link("root", to: tmp.path)
+        for given in [tmp.path, tmp("root"), tmp("real/..")] {
+            let (files, findings) = InputDiscovery.discover([given], workingDirectory: tmp.path)
+            #expect(findings == [])
+            // The deeper file is reached three ways (`real/deeper`, `real/c.flow.yaml`, `via`): once.
+            #expect(files.count == 2, "\(given): \(files.map(\.displayPath))")
+            let real = Set(files.map { InputDiscovery.canonicalPath($0.path) })
+            #expect(real == [InputDiscovery.canonicalPath(tmp("real/a.flow.yaml")), InputDiscovery.canonicalPath(tmp("real/deeper/b.flow.yaml"))])
+        }
+    }
+
+    @Test("a flow file whose name is not UTF-8 is reported, not dropped; other such names are passed over")
+    func nonUTF8Names() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        try tmp.write("a.flow.yaml")
+        for name in [[0xFF, 0xFE] + Array(".flow.yaml".utf8), [0xFF] + Array(".png".utf8)] as [[UInt8]] {
+            let path = Array(tmp.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let handle = path.withUnsafeBufferPointer { fopen(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), "w") }
+            try #require(handle != nil)
+            fclose(handle)
+        }
+        let (files, findings) = InputDiscovery.discover([tmp.path], workingDirectory: tmp.path)
+        #expect(files.map(\.displayPath) == ["a.flow.yaml"])
+        #expect(findings.map(\.message) == ["the file's name is not valid UTF-8: not read (rename it)"])
+        #expect(findings.first?.location?.file == "\u{FFFD}\u{FFFD}.flow.yaml")
+    }
+
     @Test("no paths, no files")
     func nothing() {
         let (files, findings) = InputDiscovery.discover([], workingDirectory: "/")

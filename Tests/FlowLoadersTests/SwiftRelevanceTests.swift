@@ -230,4 +230,42 @@ struct SwiftRelevanceTests {
         #expect(composed.declared == [SwiftRelevance.key("Caf\u{E9}")])
         #expect(decomposed.mentions.contains(SwiftRelevance.key("Caf\u{E9}")))
     }
+
+    @Test("each key once and sorted: as sorting and dropping repeats, on random keys with many repeats and zero")
+    func sortedOnceAsSortingAndDroppingRepeats() {
+        var state: UInt64 = 0x50_47
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+        for round in 0..<300 {
+            // A few distinct keys, repeated: as the identifiers of a file; some rounds hold 0 or
+            // keys sharing their top bits (one slot), so probing and the kept-aside 0 are exercised.
+            let distinct = (0..<(1 + Int(next() % 200))).map { i -> UInt64 in
+                switch (round % 3, i % 4) {
+                case (1, 0): return 0
+                case (2, _): return (0xABCD << 48) | (next() & 0xFFFF)
+                default: return next()
+                }
+            }
+            let keys = (0..<Int(next() % 2_000)).map { _ in distinct[Int(next() % UInt64(distinct.count))] }
+            #expect(SwiftRelevance.Skim.sortedOnce(keys) == Array(Set(keys)).sorted())
+        }
+        #expect(SwiftRelevance.Skim.sortedOnce([]) == [])
+    }
+
+    @Test("the keyword table finds every keyword by its key, and no other word")
+    func keywordTable() {
+        let words = ["class", "struct", "enum", "protocol", "actor", "extension", "func", "typealias", "associatedtype",
+                     "let", "var", "case", "static", "init", "deinit", "subscript", "private", "package", "distributed"]
+        for word in words { #expect(SwiftRelevance.keywords[SwiftRelevance.key(word)]?.bytes == Array(word.utf8), "\(word)") }
+        for word in ["Class", "classes", "self", "Flow", "getData", "x", "", "é", "letter", "functional"] {
+            #expect(SwiftRelevance.keywords[SwiftRelevance.key(word)] == nil, "\(word)")
+        }
+        var state: UInt64 = 0x7AB
+        for _ in 0..<10_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            #expect(SwiftRelevance.keywords[state] == nil)
+        }
+    }
 }

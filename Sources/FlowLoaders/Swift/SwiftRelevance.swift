@@ -80,6 +80,9 @@ enum SwiftRelevance {
         return hash
     }
 
+    /// A random odd multiplier, drawn once a process, for `Skim.sortedOnce`'s table.
+    static let slotMultiplier: UInt64 = UInt64.random(in: 0...UInt64.max) | 1
+
     static let fnvBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let fnvPrime: UInt64 = 0x100_0000_01b3
 
@@ -111,16 +114,35 @@ enum SwiftRelevance {
             } ?? { unsure = true }()
         }
 
+        /// `keys` sorted, each once. A file names the same few hundred identifiers thousands of times:
+        /// the repeats are dropped first (an open-addressed table of twice as many slots), and only the
+        /// distinct keys are sorted. The slot is the top bits of the key times a random odd number
+        /// drawn once a process (multiply-shift hashing): however the names of a file were chosen,
+        /// keys collide in a slot rarely, so the pass stays linear; the result never depends on it.
         static func sortedOnce(_ keys: [UInt64]) -> [UInt64] {
-            var keys = keys
-            keys.sort()
-            var kept = 0
-            for key in keys where kept == 0 || keys[kept - 1] != key {
-                keys[kept] = key
-                kept += 1
+            var bits = 4
+            while 1 << bits < keys.count * 2 { bits += 1 }
+            let mask = (1 << bits) - 1, shift = UInt64(64 - bits)
+            var slots = [UInt64](repeating: 0, count: 1 << bits)  // 0: empty (a key of 0 is kept aside)
+            var distinct: [UInt64] = []
+            var hasZero = false
+            for key in keys {
+                guard key != 0 else { hasZero = true; continue }
+                var slot = Int((key &* SwiftRelevance.slotMultiplier) >> shift)
+                while true {
+                    let held = slots[slot]
+                    if held == key { break }
+                    if held == 0 {
+                        slots[slot] = key
+                        distinct.append(key)
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
             }
-            keys.removeLast(keys.count - kept)
-            return keys
+            if hasZero { distinct.append(0) }
+            distinct.sort()
+            return distinct
         }
     }
 
@@ -150,8 +172,10 @@ enum SwiftRelevance {
         let isModifier: Bool
     }
 
-    /// The keywords the lexer acts on, by key.
-    static let keywords: [UInt64: Keyword] = {
+    /// The keywords the lexer acts on, by key. (Asked for nearly every identifier of every file: an
+    /// open-addressed table of a fixed few entries, looked up by the key's top bits, costs a fraction
+    /// of a `Dictionary`'s hashing.)
+    static let keywords: KeywordTable = {
         let kinds: [String: Keyword.Kind] = [
             "class": .type, "struct": .type, "enum": .type, "protocol": .type, "actor": .type,
             "extension": .extensionBody, "func": .name, "typealias": .name, "associatedtype": .name,
@@ -162,13 +186,41 @@ enum SwiftRelevance {
             "static", "mutating", "nonmutating", "convenience", "required", "dynamic", "lazy", "weak", "unowned", "indirect",
             "nonisolated", "init", "deinit", "class", "actor", "isolated", "distributed", "package",
         ]
-        var table: [UInt64: Keyword] = [:]
-        for word in Set(kinds.keys).union(modifiers) {
-            table[key(word)] = Keyword(bytes: Array(word.utf8), kind: kinds[word] ?? .other, isModifier: modifiers.contains(word))
-        }
-        precondition(table.count == Set(kinds.keys).union(modifiers).count, "two keywords share a key")
-        return table
+        let words = Set(kinds.keys).union(modifiers).sorted()
+        precondition(Set(words.map(key)).count == words.count, "two keywords share a key")
+        return KeywordTable(words.map { word in
+            (key(word), Keyword(bytes: Array(word.utf8), kind: kinds[word] ?? .other, isModifier: modifiers.contains(word)))
+        })
     }()
+
+    /// A fixed set of keywords by key: linear probing from the key's top bits (the keys are FNV
+    /// hashes, spread over all 64 bits), in a table at least four times as large as the set, so a
+    /// lookup ends at the first empty slot after a probe or two, whatever key is asked.
+    struct KeywordTable {
+        private var slots: [(key: UInt64, keyword: Keyword)?]
+        private let shift: UInt64
+
+        init(_ entries: [(UInt64, Keyword)]) {
+            var bits: UInt64 = 4
+            while 1 << bits < entries.count * 4 { bits += 1 }
+            shift = 64 - bits
+            slots = Array(repeating: nil, count: 1 << Int(bits))
+            for (key, keyword) in entries {
+                var slot = Int(key >> shift)
+                while slots[slot] != nil { slot = (slot + 1) & (slots.count - 1) }
+                slots[slot] = (key, keyword)
+            }
+        }
+
+        subscript(key: UInt64) -> Keyword? {
+            var slot = Int(key >> shift)
+            while let entry = slots[slot] {
+                if entry.key == key { return entry.keyword }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return nil
+        }
+    }
 
     /// A lexer that knows just enough Swift: comments, strings (raw, multi-line, interpolated),
     /// identifiers, braces, and which declarations are at file or type scope.
@@ -198,6 +250,9 @@ enum SwiftRelevance {
         let nesting: Int
         var interpolations = 0
 
+        /// `SwiftRelevance.keywords`, held rather than fetched through its lazy global once an identifier.
+        let keywords = SwiftRelevance.keywords
+
         init(bytes: UnsafeBufferPointer<UInt8>, nesting: Int) {
             self.bytes = bytes
             self.nesting = nesting
@@ -207,7 +262,7 @@ enum SwiftRelevance {
 
         /// The keyword `bytes[start..<end]` spells (hashed to `key`), if it is one the lexer acts on.
         func keyword(_ start: Int, _ end: Int, _ key: UInt64) -> Keyword? {
-            guard end - start <= 14, let keyword = SwiftRelevance.keywords[key], keyword.bytes.count == end - start else { return nil }
+            guard end - start <= 14, let keyword = keywords[key], keyword.bytes.count == end - start else { return nil }
             for k in 0..<keyword.bytes.count where keyword.bytes[k] != bytes[start + k] { return nil }
             return keyword
         }
@@ -264,6 +319,10 @@ enum SwiftRelevance {
                     i += 1
                     while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
                     lastSignificant = b
+                case 0x20, 0x09, 0x0D:
+                    // Spaces change nothing (`punctuation` passes over them): a run at once.
+                    i += 1
+                    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 }
                 default:
                     i += 1
                     punctuation(b)
