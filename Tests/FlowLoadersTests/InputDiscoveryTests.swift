@@ -1,4 +1,5 @@
 import Foundation
+import FlowLensTestSupport
 import FlowModel
 import Testing
 @testable import FlowLoaders
@@ -283,11 +284,8 @@ struct InputDiscoveryTests {
 
     @Test("a path is normalised as by its parts, on 20,000 random paths; a normal one is returned as it is")
     func normalisedAsByParts() {
-        var state: UInt64 = 0x9A7_5
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SplitMix64(seed: 0x9A75)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         let pieces = ["", ".", "..", "...", ".a", "a.", "a", "é", "b..", "..c", "Flows"]
         var normal = 0
         for _ in 0..<20_000 {

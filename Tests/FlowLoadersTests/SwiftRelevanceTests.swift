@@ -1,3 +1,4 @@
+import FlowLensTestSupport
 import FlowModel
 import Foundation
 import Testing
@@ -233,11 +234,8 @@ struct SwiftRelevanceTests {
 
     @Test("each key once and sorted: as sorting and dropping repeats, on random keys with many repeats and zero")
     func sortedOnceAsSortingAndDroppingRepeats() {
-        var state: UInt64 = 0x50_47
-        func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
+        var random = SplitMix64(seed: 0x5047)
+        func next() -> UInt64 { random.next() }
         for round in 0..<300 {
             // A few distinct keys, repeated: as the identifiers of a file; some rounds hold 0 or
             // keys sharing their top bits (one slot), so probing and the kept-aside 0 are exercised.
@@ -262,10 +260,7 @@ struct SwiftRelevanceTests {
         for word in ["Class", "classes", "self", "Flow", "getData", "x", "", "é", "letter", "functional"] {
             #expect(SwiftRelevance.keywords[SwiftRelevance.key(word)] == nil, "\(word)")
         }
-        var state: UInt64 = 0x7AB
-        for _ in 0..<10_000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            #expect(SwiftRelevance.keywords[state] == nil)
-        }
+        var random = SplitMix64(seed: 0x7AB)
+        for _ in 0..<10_000 { #expect(SwiftRelevance.keywords[random.next()] == nil) }
     }
 }
