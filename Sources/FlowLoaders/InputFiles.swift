@@ -158,12 +158,7 @@ public enum InputDiscovery {
                 // path and its name as its own, where `realpath` would look at every folder of the
                 // path again; the listing tells which it is (or one `lstat`, on a file system that
                 // does not say). A link is followed by `stat` and resolved by `realpath`.
-                var mode = type == .unknown ? nil : type
-                if mode == nil {
-                    var info = stat()
-                    let format = lstat(child, &info) == 0 ? info.st_mode & S_IFMT : S_IFLNK  // gone: as a broken link
-                    mode = format == S_IFLNK ? .link : format == S_IFDIR ? .folder : .other
-                }
+                let mode = type == .unknown ? entryType(atPath: child) : type
                 let isLink = mode == .link
                 let realChild = isLink ? nil : (real == "/" ? "/" : real + "/") + name
                 var isDir = ObjCBool(mode == .folder)
@@ -240,6 +235,18 @@ public enum InputDiscovery {
         return entries
     }
 
+    /// What `lstat` says the entry at `path` is: a folder, a link, or another file; a link when it is
+    /// gone (then it is treated as a broken one).
+    static func entryType(atPath path: String) -> EntryType {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .link }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return .link
+        case S_IFDIR: return .folder
+        default: return .other
+        }
+    }
+
     /// Why `path`, which does not resolve to a file, cannot be read, when it is a symbolic link.
     static func brokenLink(_ path: String) -> String? {
         var info = stat()
@@ -261,7 +268,12 @@ public enum InputDiscovery {
     /// An absolute path with `.`, `..` and repeated slashes removed, without resolving links (which
     /// `standardizingPath` does on Linux): a file is reported under the name the user gave it.
     static func lexicallyNormalised(_ path: String) -> String {
-        if isLexicallyNormal(path) { return path }  // nearly every path a walk makes: nothing to remove
+        isLexicallyNormal(path) ? path : normalisedByParts(path)  // nearly every path a walk makes is normal
+    }
+
+    /// `lexicallyNormalised` the long way, for any path: split into names, `.` dropped, `..` taking
+    /// the name before it away, joined again.
+    static func normalisedByParts(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }

@@ -271,17 +271,6 @@ struct InputDiscoveryTests {
         #expect(InputDiscovery.displayPath(path, workingDirectory) == expected)
     }
 
-    /// `lexicallyNormalised` before it returned a normal path as it is: the reference.
-    private static func normalisedByParts(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
-            parts.append(part)
-        }
-        return "/" + parts.joined(separator: "/")
-    }
-
     @Test("a path is normalised as by its parts, on 20,000 random paths; a normal one is returned as it is")
     func normalisedAsByParts() {
         var random = SplitMix64(seed: 0x9A75)
@@ -291,7 +280,7 @@ struct InputDiscoveryTests {
         for _ in 0..<20_000 {
             let path = (next(4) == 0 ? "" : "/") + (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined(separator: "/")
                 + (next(5) == 0 ? "/" : "")
-            let expected = Self.normalisedByParts(path)
+            let expected = InputDiscovery.normalisedByParts(path)
             #expect(InputDiscovery.lexicallyNormalised(path) == expected, "\(path)")
             #expect(InputDiscovery.isLexicallyNormal(path) == (path == expected), "\(path)")
             if path == expected { normal += 1 }

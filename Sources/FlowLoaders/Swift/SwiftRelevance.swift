@@ -197,19 +197,20 @@ enum SwiftRelevance {
     /// hashes, spread over all 64 bits), in a table at least four times as large as the set, so a
     /// lookup ends at the first empty slot after a probe or two, whatever key is asked.
     struct KeywordTable {
-        private var slots: [(key: UInt64, keyword: Keyword)?]
+        private let slots: [(key: UInt64, keyword: Keyword)?]
         private let shift: UInt64
 
         init(_ entries: [(UInt64, Keyword)]) {
             var bits: UInt64 = 4
             while 1 << bits < entries.count * 4 { bits += 1 }
             shift = 64 - bits
-            slots = Array(repeating: nil, count: 1 << Int(bits))
+            var slots = [(key: UInt64, keyword: Keyword)?](repeating: nil, count: 1 << Int(bits))
             for (key, keyword) in entries {
                 var slot = Int(key >> shift)
                 while slots[slot] != nil { slot = (slot + 1) & (slots.count - 1) }
                 slots[slot] = (key, keyword)
             }
+            self.slots = slots
         }
 
         subscript(key: UInt64) -> Keyword? {
@@ -320,7 +321,7 @@ enum SwiftRelevance {
                     while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
                     lastSignificant = b
                 case 0x20, 0x09, 0x0D:
-                    // Spaces change nothing (`punctuation` passes over them): a run at once.
+                    // Spaces change nothing (no state, not even the last significant byte): a run at once.
                     i += 1
                     while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 }
                 default:
@@ -365,8 +366,6 @@ enum SwiftRelevance {
             case 0x0A:
                 // A declaration list goes on past a line break only after a comma.
                 if lastSignificant != UInt8(ascii: ",") { listDepth = nil }
-                return
-            case 0x20, 0x09, 0x0D:
                 return
             default:
                 break
