@@ -91,83 +91,78 @@ public final class FlowAnalysis: Sendable {
         effectiveReads = reads
         effectiveWrites = writes
 
+        // Every key gets a number, and what the data-flow facts need of it is gathered by that
+        // number in one pass over the accesses (a dictionary by key name per table hashed each key
+        // string several times per access).
         var keys: [String] = []
         var keyIndex: [String: Int] = [:]
+        var perKey: [KeyFacts.Key] = []
+        var writerLists: [[Int]] = []
         func number(_ key: String) -> Int {
             if let n = keyIndex[key] { return n }
             keyIndex[key] = keys.count
             keys.append(key)
+            perKey.append(KeyFacts.Key())
+            writerLists.append([])
             return keys.count - 1
         }
-        for access in flow.initialData { _ = number(access.key) }
-        for transition in flow.transitions { if case let .equals(key, _)? = transition.condition { _ = number(key) } }
-        for list in reads { for access in list { _ = number(access.key) } }
-        for list in writes { for access in list { _ = number(access.key) } }
-        self.keys = keys
-        self.keyIndex = keyIndex
-
-        var writers: [String: [Int]] = [:]
         var definitions: [Definition] = flow.initialData.map { Definition(step: nil, access: $0) }
-        for (i, list) in writes.enumerated() {
-            for access in list {
-                if writers[access.key]?.last != i { writers[access.key, default: []].append(i) }
-                definitions.append(Definition(step: i, access: access))
-            }
+        for (d, access) in flow.initialData.enumerated() {
+            let k = number(access.key)
+            perKey[k].initialDefinitions = perKey[k].initialDefinitions ?? []
+            perKey[k].initialDefinitions!.append(d)
+            if access.condition == nil { perKey[k].initial = true }
         }
-        self.writers = writers
-        self.definitions = definitions
-        // Per key with a definition, its initial ones (none for most keys).
-        var initialDefinitions: [String: [Int]] = [:]
-        for (d, definition) in definitions.enumerated() {
-            if definition.step == nil {
-                initialDefinitions[definition.access.key, default: []].append(d)
-            } else if initialDefinitions[definition.access.key] == nil {
-                initialDefinitions[definition.access.key] = []
-            }
-        }
-
         // What each step reads for "is it read later": its reads, and its case conditions' keys (a
         // missing key just matches no case); a step that may read anything uses every key.
-        var readKeys = reads.map { $0.map(\.key) }
+        var readKeys = Array(repeating: [Int](), count: flow.steps.count)
         var testedKeys = Array(repeating: Set<String>(), count: flow.steps.count)
+        var tested = Array(repeating: [Int](), count: flow.steps.count)
         for transition in flow.transitions {
-            guard let from = index[transition.from], case let .equals(key, _)? = transition.condition else { continue }
-            readKeys[from].append(key)
+            guard case let .equals(key, _)? = transition.condition else { continue }
+            let k = number(key)
+            guard let from = index[transition.from] else { continue }
+            tested[from].append(k)
             testedKeys[from].insert(key)
         }
         self.testedKeys = testedKeys
-        var readers: [String: [Int]] = [:]
-        for (i, list) in readKeys.enumerated() {
-            for key in Self.distinct(list) { readers[key, default: []].append(i) }
+        for (i, list) in reads.enumerated() {
+            readKeys[i] = list.map { number($0.key) } + tested[i]
         }
-        let readsAnything = flow.steps.indices.filter { flow.steps[$0].mayReadAnything }
-        let writesAnything = flow.steps.indices.filter { flow.steps[$0].mayWriteAnything }
-        // Of several writes of one key in a step, the last one is what leaves it.
-        // Definitions come in step order: per key, a list by ascending step (a dictionary per key
-        // allocated for each of a large flow's keys).
-        var lastDefinition: [String: [(step: Int, definition: Int)]] = [:]
-        for (d, definition) in definitions.enumerated() {
-            guard let i = definition.step else { continue }
-            let key = definition.access.key
-            if lastDefinition[key]?.last?.step == i {
-                lastDefinition[key]![lastDefinition[key]!.count - 1].definition = d
-            } else {
-                lastDefinition[key, default: []].append((i, d))
+        for (i, list) in writes.enumerated() {
+            for access in list {
+                let k = number(access.key)
+                if writerLists[k].last != i { writerLists[k].append(i) }
+                // Of several writes of one key in a step, the last one is what leaves it; definitions
+                // come in step order, so each key's list is by ascending step.
+                let d = definitions.count
+                definitions.append(Definition(step: i, access: access))
+                if perKey[k].lastDefinition.last?.step == i {
+                    perKey[k].lastDefinition[perKey[k].lastDefinition.count - 1].definition = d
+                } else {
+                    perKey[k].lastDefinition.append((i, d))
+                }
+                if perKey[k].initialDefinitions == nil { perKey[k].initialDefinitions = [] }
+                // A write made only under a condition (a maybe-write) never makes its key certain, and
+                // does not replace the key's earlier definitions: it reaches later steps beside them.
+                if access.condition == nil, perKey[k].certainWriters.last != i { perKey[k].certainWriters.append(i) }
             }
         }
-        let order = graph.reversePostOrder()
-        // A write made only under a condition (a maybe-write) never makes its key certain, and does not
-        // replace the key's earlier definitions: it reaches later steps beside them.
-        var certainWriters: [String: [Int]] = [:]
-        for (i, list) in writes.enumerated() {
-            for key in Self.distinct(list.filter { $0.condition == nil }.map(\.key)) { certainWriters[key, default: []].append(i) }
+        for (i, list) in readKeys.enumerated() {
+            for k in list where perKey[k].readers.last != i { perKey[k].readers.append(i) }
         }
-        facts = KeyFacts(
-            stepCount: flow.steps.count, successors: successors.map { $0.map(\.to) },
-            predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: order, reachable: reachable,
-            initialKeys: Set(flow.initialData.filter { $0.condition == nil }.map(\.key)), readKeys: readKeys, readers: readers,
-            readsAnything: readsAnything, certainWriters: certainWriters, writesAnything: writesAnything,
-            lastDefinition: lastDefinition, initialDefinitions: initialDefinitions)
+        self.keys = keys
+        self.keyIndex = keyIndex
+        self.writers = Dictionary(uniqueKeysWithValues: keys.indices.lazy.filter { !writerLists[$0].isEmpty }.map { (keys[$0], writerLists[$0]) })
+        self.definitions = definitions
+        var isReachable = Array(repeating: false, count: flow.steps.count)
+        for s in reachable { isReachable[s] = true }
+        self.facts = KeyFacts(
+            names: keys, keys: perKey, successors: successors.map { $0.map(\.to) },
+            predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: graph.reversePostOrder(),
+            reachable: isReachable, readKeys: readKeys,
+            readsAnything: flow.steps.indices.filter { flow.steps[$0].mayReadAnything },
+            writesAnything: flow.steps.indices.filter { flow.steps[$0].mayWriteAnything })
     }
 
     /// The step at `index`.
@@ -182,13 +177,13 @@ public final class FlowAnalysis: Sendable {
     /// Whether `key` is set on every path from the start to step `index` (before the step runs);
     /// false for unreachable steps.
     public func isDefinitelySet(_ key: String, before index: Int) -> Bool {
-        guard keyIndex[key] != nil else { return false }
+        guard let key = keyIndex[key] else { return false }
         return facts.isDefinitelySet(key, before: index)
     }
 
     /// Whether some step reachable from step `index` by one transition or more reads `key`.
     public func isReadLater(_ key: String, after index: Int) -> Bool {
-        guard keyIndex[key] != nil else { return false }
+        guard let key = keyIndex[key] else { return false }
         return facts.isReadLater(key, after: index)
     }
 
@@ -204,16 +199,17 @@ public final class FlowAnalysis: Sendable {
 
     /// Keys read by steps reachable from step `index` by one transition or more.
     public func keysReadLater(after index: Int) -> Set<String> {
-        facts.keysReadLater(after: index, allKeys: keys)
+        facts.keysReadLater(after: index)
     }
 
     /// Keys used by any step reachable from the start (entries included): read, tested by a case,
     /// or possibly read by a step whose reads are not all known.
-    public var keysReadFromStart: Set<String> { facts.keysRead(by: reachable, allKeys: keys) }
+    public var keysReadFromStart: Set<String> { facts.keysRead(by: reachable) }
 
     /// The definitions of `key` that may reach step `index` (before its own writes), in definition order.
     public func reachingDefinitions(of key: String, at index: Int) -> [Definition] {
-        facts.reachingDefinitions(of: key, at: index).map { definitions[$0] }
+        guard let key = keyIndex[key] else { return [] }
+        return facts.reachingDefinitions(of: key, at: index).map { definitions[$0] }
     }
 
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with

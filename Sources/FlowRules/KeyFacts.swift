@@ -13,80 +13,109 @@ import Foundation
 /// Must-set uses the dominator tree of the reachable steps: a step that dominates every writer of a
 /// key is reached, on its first visit, by a path that has not set the key yet, so a backward walk that
 /// meets such a step stops there (otherwise it would walk back to the entry every time).
-final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
+///
+/// Keys are asked about by their number in `FlowAnalysis.keys`, and every per-key table is an array
+/// by that number; sets of steps are arrays of flags by step. A large flow asks hundreds of thousands
+/// of questions: hashing a key's string, or a step's number, for each of them was a tenth of checking it.
+final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks are guarded by `lock`
+    /// What `FlowAnalysis` knows of each key, by the key's number.
+    struct Key {
+        /// The flow's initial data sets it on every run.
+        var initial = false
+        /// Steps that read it (or test it in a case), ascending.
+        var readers: [Int] = []
+        /// Steps that write it on every run (a maybe-write does not make a key certain), ascending.
+        var certainWriters: [Int] = []
+        /// Each step writing it with its last definition of the key, by ascending step.
+        var lastDefinition: [(step: Int, definition: Int)] = []
+        /// Its initial definitions; nil when the key has no definition at all.
+        var initialDefinitions: [Int]?
+    }
+
+    private let names: [String]
+    private let keys: [Key]
     private let successors: [[Int]]
     private let predecessors: [[Int]]
-    private let entrySet: Set<Int>
-    private let reachable: Set<Int>
-    private let initialKeys: Set<String>
-    private let readKeys: [[String]]
-    private let readers: [String: [Int]]
-    private let readsAnything: Set<Int>
-    /// Steps that write each key on every run (a maybe-write does not make a key certain), ascending:
-    /// looked up by binary search, as a set per key would be allocated for each of a large flow's keys.
-    private let certainWriters: [String: [Int]]
-    private let writesAnything: Set<Int>
-    /// Per key, each step writing it with its last definition of the key, by ascending step.
-    private let lastDefinition: [String: [(step: Int, definition: Int)]]
-    private let initialDefinitions: [String: [Int]]
+    private let isEntry: [Bool]
+    private let isReachable: [Bool]
+    /// Per step, the numbers of the keys it reads or tests.
+    private let readKeys: [[Int]]
+    private let readsAnything: [Int]
+    private let isReadingAnything: [Bool]
+    private let writesAnything: [Int]
+    private let isWritingAnything: [Bool]
     /// Each reachable step's position in a depth-first walk of the dominator tree (entry and exit
     /// times): `a` dominates `b` when `a`'s interval holds `b`'s.
     private let enter: [Int]
     private let exit: [Int]
     /// Per key whose writers are all reachable: the writers, by entry time in the dominator tree.
-    private let writersInTreeOrder: [String: [Int]]
+    private let writersInTreeOrder: [[Int]?]
 
     private let lock = NSLock()
     /// Per key, per step: whether a path from an entry reaches the step (inclusive) without a write
     /// of the key.
-    private var unsetReaches: [String: [Int: Bool]] = [:]
+    private var unsetReaches: [[Int: Bool]]
     /// Per key, per step: whether the step, or a step after it, reads the key.
-    private var readFrom: [String: [Int: Bool]] = [:]
+    private var readFrom: [[Int: Bool]]
     /// Per key: the smallest entry time and the largest exit time of its reachable writers (nil: none).
-    private var writerBounds: [String: (enter: Int, exit: Int)?] = [:]
+    private var writerBounds: [(enter: Int, exit: Int)??]
+    /// Scratch for one walk at a time: a step is marked in the current walk when its mark equals
+    /// `walk` (so no walk clears the marks of the last one), with the step it was reached from.
+    private var mark: [UInt32]
+    private var parent: [Int]
+    private var walk: UInt32 = 0
 
-    init(stepCount: Int, successors: [[Int]], predecessors: [[Int]], entries: [Int], order: [Int], reachable: Set<Int>,
-         initialKeys: Set<String>, readKeys: [[String]], readers: [String: [Int]], readsAnything: [Int],
-         certainWriters: [String: [Int]], writesAnything: [Int], lastDefinition: [String: [(step: Int, definition: Int)]],
-         initialDefinitions: [String: [Int]]) {
+    init(names: [String], keys: [Key], successors: [[Int]], predecessors: [[Int]], entries: [Int], order: [Int],
+         reachable: [Bool], readKeys: [[Int]], readsAnything: [Int], writesAnything: [Int]) {
+        let stepCount = successors.count
+        self.names = names
+        self.keys = keys
         self.successors = successors
         self.predecessors = predecessors
-        self.entrySet = Set(entries)
-        self.reachable = reachable
-        self.initialKeys = initialKeys
+        var isEntry = Array(repeating: false, count: stepCount)
+        for e in entries { isEntry[e] = true }
+        self.isEntry = isEntry
+        isReachable = reachable
         self.readKeys = readKeys
-        self.readers = readers
-        self.readsAnything = Set(readsAnything)
-        self.certainWriters = certainWriters
-        self.writesAnything = Set(writesAnything)
-        self.lastDefinition = lastDefinition
-        self.initialDefinitions = initialDefinitions
-        let (enter, exit) = Self.dominatorIntervals(stepCount: stepCount, predecessors: predecessors, entries: entries, order: order)
+        self.readsAnything = readsAnything
+        var flags = Array(repeating: false, count: stepCount)
+        for s in readsAnything { flags[s] = true }
+        isReadingAnything = flags
+        self.writesAnything = writesAnything
+        flags = Array(repeating: false, count: stepCount)
+        for s in writesAnything { flags[s] = true }
+        isWritingAnything = flags
+        let (enter, exit) = Self.dominatorIntervals(stepCount: stepCount, predecessors: predecessors, isEntry: isEntry, order: order)
         self.enter = enter
         self.exit = exit
-        writersInTreeOrder = lastDefinition.compactMapValues { byStep in
-            byStep.allSatisfy { reachable.contains($0.step) } ? byStep.map(\.step).sorted { enter[$0] < enter[$1] } : nil
+        writersInTreeOrder = keys.map { key in
+            key.lastDefinition.allSatisfy { reachable[$0.step] } ? key.lastDefinition.map(\.step).sorted { enter[$0] < enter[$1] } : nil
         }
+        unsetReaches = Array(repeating: [:], count: keys.count)
+        readFrom = Array(repeating: [:], count: keys.count)
+        writerBounds = Array(repeating: nil, count: keys.count)
+        mark = Array(repeating: 0, count: stepCount)
+        parent = Array(repeating: -1, count: stepCount)
     }
 
     // MARK: - Must-set
 
-    func isDefinitelySet(_ key: String, before step: Int) -> Bool {
-        guard reachable.contains(step) else { return false }
-        if initialKeys.contains(key) { return true }
-        if entrySet.contains(step) { return false }  // a run starts here with the initial data only
+    func isDefinitelySet(_ key: Int, before step: Int) -> Bool {
+        guard isReachable[step] else { return false }
+        if keys[key].initial { return true }
+        if isEntry[step] { return false }  // a run starts here with the initial data only
         lock.lock()
         defer { lock.unlock() }
         guard let bounds = bounds(of: key) else { return false }  // no reachable step writes it
-        return !predecessors[step].contains { reachable.contains($0) && reachesUnset(key, $0, bounds) }
+        return !predecessors[step].contains { isReachable[$0] && reachesUnset(key, $0, bounds) }
     }
 
-    private func writes(_ key: String, _ step: Int) -> Bool {
-        isCertainWriter(key, step) || writesAnything.contains(step)
+    private func writes(_ key: Int, _ step: Int) -> Bool {
+        isWritingAnything[step] || isCertainWriter(key, step)
     }
 
-    private func isCertainWriter(_ key: String, _ step: Int) -> Bool {
-        guard let writers = certainWriters[key] else { return false }
+    private func isCertainWriter(_ key: Int, _ step: Int) -> Bool {
+        let writers = keys[key].certainWriters
         return Self.position(of: step, in: writers.count, at: { writers[$0] }) != nil
     }
 
@@ -107,45 +136,65 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         return nil
     }
 
-    private func bounds(of key: String) -> (enter: Int, exit: Int)? {
+    private func bounds(of key: Int) -> (enter: Int, exit: Int)? {
         if let known = writerBounds[key] { return known }
         var result: (enter: Int, exit: Int)?
         // Over both lists (a step in both counts once either way: only the extremes matter).
-        for w in (certainWriters[key] ?? []) + writesAnything where reachable.contains(w) {
-            result = (min(result?.enter ?? .max, enter[w]), max(result?.exit ?? .min, exit[w]))
+        for list in [keys[key].certainWriters, writesAnything] {
+            for w in list where isReachable[w] {
+                result = (min(result?.enter ?? .max, enter[w]), max(result?.exit ?? .min, exit[w]))
+            }
         }
         writerBounds[key] = .some(result)
         return result
     }
 
+    /// Starts a walk: no step is marked in it yet.
+    private func newWalk() {
+        if walk == .max {
+            for i in mark.indices { mark[i] = 0 }
+            walk = 0
+        }
+        walk += 1
+    }
+
+    /// Marks `step` as reached from `from` in this walk; false when it was marked already.
+    private func reach(_ step: Int, from: Int) -> Bool {
+        guard mark[step] != walk else { return false }
+        mark[step] = walk
+        parent[step] = from
+        return true
+    }
+
     /// Whether a path from an entry reaches `step` (a reachable step) with no step on it, `step`
     /// included, writing `key`.
-    private func reachesUnset(_ key: String, _ step: Int, _ bounds: (enter: Int, exit: Int)) -> Bool {
+    private func reachesUnset(_ key: Int, _ step: Int, _ bounds: (enter: Int, exit: Int)) -> Bool {
         // Taken out while it grows, so that it is changed in place, not copied on every question.
-        var memo = unsetReaches.removeValue(forKey: key) ?? [:]
-        defer { unsetReaches[key] = memo }
+        var memo = [Int: Bool]()
+        swap(&memo, &unsetReaches[key])
+        defer { swap(&memo, &unsetReaches[key]) }
         func decided(_ s: Int) -> Bool? {
             if let known = memo[s] { return known }
             if writes(key, s) { return false }
             // An entry, or a step that dominates every writer: reached first with the key unset.
-            if entrySet.contains(s) || (enter[s] <= bounds.enter && bounds.exit <= exit[s]) { return true }
+            if isEntry[s] || (enter[s] <= bounds.enter && bounds.exit <= exit[s]) { return true }
             return nil
         }
         if let known = decided(step) { memo[step] = known; return known }
-        var parent: [Int: Int] = [step: step]
+        newWalk()
+        _ = reach(step, from: step)
         var queue = [step]
         var head = 0
         while head < queue.count {
             let current = queue[head]
             head += 1
-            for p in predecessors[current] where reachable.contains(p) && parent[p] == nil {
-                parent[p] = current
+            for p in predecessors[current] where isReachable[p] && reach(p, from: current) {
                 switch decided(p) {
                 case true?:
                     // Every step on the way back from `p` to `step` is reached unset too.
                     var cursor = p
                     memo[cursor] = true
-                    while cursor != step { cursor = parent[cursor]!; memo[cursor] = true }
+                    while cursor != step { cursor = parent[cursor]; memo[cursor] = true }
                     return true
                 case false?:
                     continue
@@ -161,35 +210,37 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
 
     // MARK: - Read later
 
-    func isReadLater(_ key: String, after step: Int) -> Bool {
-        guard readers[key] != nil || !readsAnything.isEmpty else { return false }
+    func isReadLater(_ key: Int, after step: Int) -> Bool {
+        let readers = keys[key].readers
+        guard !readers.isEmpty || !readsAnything.isEmpty else { return false }
         lock.lock()
         defer { lock.unlock() }
-        var memo = readFrom.removeValue(forKey: key) ?? [:]  // changed in place (see `reachesUnset`)
-        defer { readFrom[key] = memo }
-        let reads = readsAnything.union(readers[key] ?? [])
+        var memo = [Int: Bool]()  // changed in place (see `reachesUnset`)
+        swap(&memo, &readFrom[key])
+        defer { swap(&memo, &readFrom[key]) }
+        func reads(_ s: Int) -> Bool {
+            isReadingAnything[s] || Self.position(of: s, in: readers.count, at: { readers[$0] }) != nil
+        }
         for start in successors[step] {
             if let known = memo[start] {
                 if known { return true }
                 continue
             }
-            var parent: [Int: Int] = [start: start]
+            newWalk()
+            _ = reach(start, from: start)
             var queue = [start]
             var head = 0
             var found: Int?
             search: while head < queue.count {
                 let current = queue[head]
                 head += 1
-                if memo[current] == true || reads.contains(current) { found = current; break search }
+                if memo[current] == true || reads(current) { found = current; break search }
                 if memo[current] == false { continue }
-                for s in successors[current] where parent[s] == nil {
-                    parent[s] = current
-                    queue.append(s)
-                }
+                for s in successors[current] where reach(s, from: current) { queue.append(s) }
             }
             if var cursor = found {
                 memo[cursor] = true
-                while cursor != start { cursor = parent[cursor]!; memo[cursor] = true }
+                while cursor != start { cursor = parent[cursor]; memo[cursor] = true }
                 return true
             }
             for s in queue { memo[s] = false }
@@ -197,47 +248,56 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         return false
     }
 
-    func keysReadLater(after step: Int, allKeys: [String]) -> Set<String> {
-        var seen = Set<Int>()
+    /// The names of the keys read by steps reachable from `step` by one transition or more.
+    func keysReadLater(after step: Int) -> Set<String> {
+        var seen = Array(repeating: false, count: successors.count)
+        var steps: [Int] = []
         var stack = successors[step]
         while let s = stack.popLast() {
-            guard seen.insert(s).inserted else { continue }
+            guard !seen[s] else { continue }
+            seen[s] = true
+            steps.append(s)
             stack += successors[s]
         }
-        return keysRead(by: seen, allKeys: allKeys)
+        return keysRead(by: steps)
     }
 
-    func keysRead(by steps: Set<Int>, allKeys: [String]) -> Set<String> {
-        if !readsAnything.isDisjoint(with: steps) { return Set(allKeys) }
-        var keys = Set<String>()
-        for s in steps { keys.formUnion(readKeys[s]) }
-        return keys
+    /// The names of the keys read by `steps` (each step once).
+    func keysRead<Steps: Sequence<Int>>(by steps: Steps) -> Set<String> {
+        var read = Array(repeating: false, count: names.count)
+        for s in steps {
+            if isReadingAnything[s] { return Set(names) }
+            for k in readKeys[s] { read[k] = true }
+        }
+        return Set(names.indices.lazy.filter { read[$0] }.map { self.names[$0] })
     }
 
     // MARK: - Reaching definitions
 
     /// The numbers of the definitions of `key` that may reach `step` before its own writes, ascending.
-    func reachingDefinitions(of key: String, at step: Int) -> [Int] {
+    func reachingDefinitions(of key: Int, at step: Int) -> [Int] {
         // Keys with no definition at all have none to reach anywhere.
-        guard reachable.contains(step), let initial = initialDefinitions[key] else { return [] }
-        let lastDefinitions = lastDefinition[key] ?? []
+        guard isReachable[step], let initial = keys[key].initialDefinitions else { return [] }
+        let lastDefinitions = keys[key].lastDefinition
         // No step writes the key: what the flow starts with reaches every reachable step.
         if lastDefinitions.isEmpty { return initial }
         if let only = dominatingWriter(of: key, over: step), isCertainWriter(key, only) {
             return [Self.definition(at: only, in: lastDefinitions)!]
         }
+        lock.lock()
+        defer { lock.unlock() }
         var found = Set<Int>()
-        if entrySet.contains(step) { found.formUnion(initial) }
+        if isEntry[step] { found.formUnion(initial) }
         // What leaves a predecessor: its own last write of the key, else what reached it (nothing for
         // an unreachable step, which no run enters).
-        var seen = Set<Int>()
+        newWalk()
         var stack = predecessors[step]
         while let p = stack.popLast() {
-            guard seen.insert(p).inserted else { continue }
+            guard reach(p, from: p) else { continue }
             if let d = Self.definition(at: p, in: lastDefinitions) { found.insert(d) }
             // A step that writes the key on every run replaces what reached it; a maybe-write does not.
-            if !isCertainWriter(key, p), reachable.contains(p) {
-                if entrySet.contains(p) { found.formUnion(initial) }
+            if !isCertainWriter(key, p), isReachable[p] {
+                if isEntry[p] { found.formUnion(initial) }
                 stack += predecessors[p]
             }
         }
@@ -248,7 +308,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     /// the nearest writer that strictly dominates `step` with no other writer in its subtree (every
     /// step on a way from it to `step` that does not pass it again lies in its subtree). Nil when
     /// that cannot be told this way; the caller then walks back.
-    private func dominatingWriter(of key: String, over step: Int) -> Int? {
+    private func dominatingWriter(of key: Int, over step: Int) -> Int? {
         guard let writers = writersInTreeOrder[key] else { return nil }
         // The last writer entered before `step` in the walk of the tree.
         var low = 0, high = writers.count
@@ -268,12 +328,11 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
     /// The dominator tree of the reachable steps (a virtual root above the entries), by Cooper,
     /// Harvey and Kennedy's iterative algorithm over reverse post-order, as entry and exit times of a
     /// walk of the tree. Unreachable steps get an empty interval.
-    private static func dominatorIntervals(stepCount: Int, predecessors: [[Int]], entries: [Int], order: [Int]) -> ([Int], [Int]) {
+    private static func dominatorIntervals(stepCount: Int, predecessors: [[Int]], isEntry: [Bool], order: [Int]) -> ([Int], [Int]) {
         let root = stepCount
         var postNumber = Array(repeating: -1, count: stepCount + 1)
         for (position, s) in order.enumerated() { postNumber[s] = order.count - 1 - position }
         postNumber[root] = order.count
-        let entrySet = Set(entries)
         var idom = Array(repeating: -1, count: stepCount + 1)
         idom[root] = root
         func intersect(_ a: Int, _ b: Int) -> Int {
@@ -288,7 +347,7 @@ final class KeyFacts: @unchecked Sendable {  // the caches are guarded by `lock`
         while changed {
             changed = false
             for s in order {
-                var candidate = entrySet.contains(s) ? root : -1
+                var candidate = isEntry[s] ? root : -1
                 for p in predecessors[s] where postNumber[p] >= 0 && idom[p] >= 0 {
                     candidate = candidate < 0 ? p : intersect(p, candidate)
                 }
