@@ -71,9 +71,14 @@ public enum ConfigurationLoader {
             return file
         }
         do {
-            guard let tree = try YAMLTree.compose(text) else { return file }  // an empty file: defaults
-            let reader = YAMLReader(file: shown, plainScalarsUntagged: tree.plainScalarsUntagged)
+            // Bounded as a flow file is (`YAMLBudget`), with the default limits: the file that could
+            // change them is this one.
+            guard let tree = try YAMLTree.compose(text, limits: Limits.default, file: shown) else { return file }  // an empty file: defaults
+            let reader = YAMLReader(file: shown, tree: tree)
             return Configuration.read(settings(tree.root, reader), file: shown, knownRules: knownRules, into: configuration)
+        } catch let problem as YAMLTree.OverBudget {
+            file.findings = [problem.finding]
+            return file
         } catch {
             file.findings = [DeclarativeLoader.finding(for: error, file: shown)]
             return file
@@ -82,24 +87,24 @@ public enum ConfigurationLoader {
 
     /// A composed YAML node as the configuration reader takes it: each scalar typed by YAML 1.1's
     /// rules, each node with its line and column.
-    static func settings(_ node: Node, _ reader: YAMLReader) -> SettingsNode {
+    static func settings(_ node: YAMLNode, _ reader: YAMLReader) -> SettingsNode {
         let location = reader.location(node)
-        switch node {
-        case let .scalar(scalar):
+        let nodes = reader.nodes
+        switch nodes.kind(node) {
+        case .scalar:
+            let text = nodes.string(node)!
             let type: SettingsNode.Scalar
             switch reader.tag(node) {
             case .null: type = .null
-            case .bool: type = .bool(["true", "yes", "on"].contains(scalar.string.lowercased()))
-            case .int: type = Int.construct(from: scalar).map { .int($0) } ?? .text
+            case .bool: type = .bool(["true", "yes", "on"].contains(text.lowercased()))
+            case .int: type = Int.construct(from: Node.Scalar(text)).map { .int($0) } ?? .text
             default: type = .text
             }
-            return SettingsNode(.scalar(scalar.string, type), location: location)
-        case let .mapping(mapping):
-            return SettingsNode(.mapping(mapping.map { (settings($0.key, reader), settings($0.value, reader)) }), location: location)
-        case let .sequence(sequence):
-            return SettingsNode(.sequence(sequence.map { settings($0, reader) }), location: location)
-        default:
-            return SettingsNode(.scalar("", .text), location: location)
+            return SettingsNode(.scalar(text, type), location: location)
+        case .mapping:
+            return SettingsNode(.mapping(nodes.pairs(node)!.map { (settings($0.key, reader), settings($0.value, reader)) }), location: location)
+        case .sequence:
+            return SettingsNode(.sequence(nodes.items(node)!.map { settings($0, reader) }), location: location)
         }
     }
 

@@ -87,8 +87,8 @@ struct YAMLScalarTypingTests {
         // A `!` anywhere (here in a comment) makes the loader compose with the default resolver.
         let plain = load(document)
         let defaulted = load(document + "# reviewed!\n")
-        #expect(try #require(try YAMLTree.compose(document)).plainScalarsUntagged)
-        #expect(try !#require(try YAMLTree.compose(document + "# reviewed!\n")).plainScalarsUntagged)
+        #expect(try #require(try YAMLTree.compose(document, limits: .default, file: "t")).plainScalarsUntagged)
+        #expect(try !#require(try YAMLTree.compose(document + "# reviewed!\n", limits: .default, file: "t")).plainScalarsUntagged)
         #expect(plain.flows == defaulted.flows)
         #expect(plain.reported == defaulted.reported)
         #expect(!plain.reported.isEmpty)  // `amount: 12`, `writes: {refund: true}` and `[String]` are reported
@@ -103,7 +103,7 @@ struct YAMLScalarTypingTests {
                 data: {1: String, "1": Int}
                 steps: [{id: a}]
             """
-        let tree = try #require(try YAMLTree.compose(twoKeys))
+        let tree = try #require(try YAMLTree.compose(twoKeys, limits: .default, file: "t"))
         #expect(!tree.plainScalarsUntagged)  // the basic resolver called them one key: composed again
         #expect(load(twoKeys).reported == load(twoKeys + "\n# !\n").reported)
         let repeated = twoKeys.replacingOccurrences(of: "\"1\": Int", with: "1: Int")

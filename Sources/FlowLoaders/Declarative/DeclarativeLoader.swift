@@ -15,19 +15,18 @@ public struct DeclarativeLoader: FlowLoader {
     public func load(_ file: InputFile, contents: String) -> FlowGraph {
         let tree: YAMLTree
         do {
-            guard let composed = try JSONText.compose(contents, json: file.path.lowercased().hasSuffix(".json"), file: file.displayPath) else {
+            guard let composed = try JSONText.compose(contents, json: file.path.lowercased().hasSuffix(".json"), limits: limits, file: file.displayPath) else {
                 return FlowGraph(loadFindings: [.invalidInput("empty file: expected 'version: 1' and 'flows:'", at: SourceLocation(file: file.displayPath, line: 1, column: 1))])
             }
             tree = composed
         } catch let problem as JSONText.Problem {
             return FlowGraph(loadFindings: [problem.finding])
+        } catch let problem as YAMLTree.OverBudget {
+            return FlowGraph(loadFindings: [problem.finding])
         } catch {
             return FlowGraph(loadFindings: [Self.finding(for: error, file: file.displayPath)])
         }
-        if let problem = YAMLBudget.check(tree.root, sourceBytes: contents.utf8.count, limits: limits, file: file.displayPath) {
-            return FlowGraph(loadFindings: [problem])
-        }
-        var parser = DocumentParser(reader: YAMLReader(file: file.displayPath, plainScalarsUntagged: tree.plainScalarsUntagged))
+        var parser = DocumentParser(reader: YAMLReader(file: file.displayPath, tree: tree))
         let flows = parser.parseDocument(tree.root)
         return FlowGraph(flows: flows, loadFindings: parser.reader.findings)
     }
@@ -79,7 +78,7 @@ struct DocumentParser {
 
     init(reader: YAMLReader) { self.reader = reader }
 
-    mutating func parseDocument(_ root: Node) -> [Flow] {
+    mutating func parseDocument(_ root: YAMLNode) -> [Flow] {
         guard let top = reader.mapping(root, what: "the document", allowed: Self.topKeys) else { return [] }
         guard let versionNode = top["version"] else {
             reader.error("missing 'version: 1' at the top of the file", at: root)
@@ -95,7 +94,7 @@ struct DocumentParser {
             reader.error("missing 'flows:' (a list of flows)", at: root)
             return []
         }
-        guard let flowNodes = flowsNode.sequence, !flowNodes.isEmpty else {
+        guard let flowNodes = reader.nodes.items(flowsNode), !flowNodes.isEmpty else {
             reader.error("'flows' must be a non-empty list", at: flowsNode)
             return []
         }
@@ -113,7 +112,7 @@ struct DocumentParser {
         return flows
     }
 
-    private mutating func parseFlow(_ node: Node) -> Flow? {
+    private mutating func parseFlow(_ node: YAMLNode) -> Flow? {
         guard let fields = reader.mapping(node, what: "a flow", allowed: Self.flowKeys) else { return nil }
         guard let nameNode = fields["name"] else {
             reader.error("a flow needs a 'name'", at: node)
@@ -133,7 +132,7 @@ struct DocumentParser {
             reader.error("flow '\(name)' needs 'steps'", at: node)
             return flow
         }
-        guard let stepNodes = stepsNode.sequence, !stepNodes.isEmpty else {
+        guard let stepNodes = reader.nodes.items(stepsNode), !stepNodes.isEmpty else {
             reader.error("'steps' must be a non-empty list", at: stepsNode)
             return flow
         }
@@ -145,7 +144,7 @@ struct DocumentParser {
         return flow
     }
 
-    private mutating func parseStep(_ node: Node) -> (Step, [Transition])? {
+    private mutating func parseStep(_ node: YAMLNode) -> (Step, [Transition])? {
         guard let fields = reader.mapping(node, what: "a step", allowed: Self.stepKeys) else { return nil }
         guard let idNode = fields["id"] else {
             reader.error("a step needs an 'id'", at: node)
@@ -213,20 +212,20 @@ struct DocumentParser {
         return (step, transitions)
     }
 
-    private mutating func parseNext(_ node: Node, from: String) -> [Transition] {
-        if node.scalar != nil {
+    private mutating func parseNext(_ node: YAMLNode, from: String) -> [Transition] {
+        if reader.nodes.kind(node) == .scalar {
             guard let to = reader.string(node, what: "'next'") else { return [] }
             return [Transition(from: from, to: to, location: reader.location(node))]
         }
-        guard let items = node.sequence else {
+        guard let items = reader.nodes.items(node) else {
             reader.error("'next' must be a step id or a list, found \(reader.describe(node))", at: node)
             return []
         }
-        let fanOut = items.count > 1 && items.allSatisfy { $0.scalar != nil }
+        let fanOut = items.count > 1 && items.allSatisfy { reader.nodes.kind($0) == .scalar }
         var transitions: [Transition] = []
         var otherwiseSeen = false
         for item in items {
-            if item.scalar != nil {
+            if reader.nodes.kind(item) == .scalar {
                 guard let to = reader.string(item, what: "a 'next' entry") else { continue }
                 transitions.append(Transition(from: from, to: to, kind: fanOut ? .parallel : .normal, location: reader.location(item)))
                 continue
@@ -267,8 +266,8 @@ struct DocumentParser {
         return transitions
     }
 
-    private mutating func parseCondition(_ node: Node) -> Condition? {
-        if node.scalar != nil {
+    private mutating func parseCondition(_ node: YAMLNode) -> Condition? {
+        if reader.nodes.kind(node) == .scalar {
             return reader.string(node, what: "'when'").map(Condition.expression)
         }
         guard let fields = reader.mapping(node, what: "'when'", allowed: Self.conditionKeys) else { return nil }
@@ -276,14 +275,14 @@ struct DocumentParser {
             reader.error("a structured 'when' needs both 'key' and 'equals'", at: node)
             return nil
         }
-        guard let key = reader.string(keyNode, what: "'key'"), let value = equalsNode.scalar?.string else {
-            if equalsNode.scalar == nil { reader.error("'equals' must be a string", at: equalsNode) }
+        guard let key = reader.string(keyNode, what: "'key'"), let value = reader.nodes.string(equalsNode) else {
+            if reader.nodes.kind(equalsNode) != .scalar { reader.error("'equals' must be a string", at: equalsNode) }
             return nil
         }
         return .equals(key: key, value: value)
     }
 
-    private mutating func parseGroup(_ node: Node, elementReads: [DataAccess], elementWrites: [DataAccess]) -> GroupSpec? {
+    private mutating func parseGroup(_ node: YAMLNode, elementReads: [DataAccess], elementWrites: [DataAccess]) -> GroupSpec? {
         guard let fields = reader.mapping(node, what: "'group'", allowed: Self.groupKeys) else { return nil }
         guard let inputNode = fields["inputKey"], let elementNode = fields["elementKey"] else {
             reader.error("'group' needs 'inputKey' (the array) and 'elementKey' (what each run reads)", at: node)
@@ -309,8 +308,8 @@ struct DocumentParser {
     }
 
     /// `{key: Type, ...}` or `[{key, type, optional}, ...]`.
-    private mutating func parseAccesses(_ node: Node, what: String, reading: Bool) -> [DataAccess] {
-        if let mapping = node.mapping {
+    private mutating func parseAccesses(_ node: YAMLNode, what: String, reading: Bool) -> [DataAccess] {
+        if let mapping = reader.nodes.pairs(node) {
             var accesses: [DataAccess] = []
             for (keyNode, value) in mapping {
                 guard let key = reader.string(keyNode, what: "a key in \(what)") else { continue }
@@ -320,7 +319,7 @@ struct DocumentParser {
             }
             return accesses
         }
-        guard let items = node.sequence else {
+        guard let items = reader.nodes.items(node) else {
             reader.error("\(what) must be a mapping of key: Type or a list of {key, type, optional}, found \(reader.describe(node))", at: node)
             return []
         }
@@ -348,9 +347,9 @@ struct DocumentParser {
     }
 
     /// `outputs: [key, ...]` or `outputs: {key: Type}`: reads by the caller at the end.
-    private mutating func parseOutputs(_ node: Node) -> [DataAccess] {
-        if node.mapping != nil { return parseAccesses(node, what: "'outputs'", reading: true) }
-        guard let items = node.sequence else {
+    private mutating func parseOutputs(_ node: YAMLNode) -> [DataAccess] {
+        if reader.nodes.kind(node) == .mapping { return parseAccesses(node, what: "'outputs'", reading: true) }
+        guard let items = reader.nodes.items(node) else {
             reader.error("'outputs' must be a list of keys or a mapping of key: Type", at: node)
             return []
         }
@@ -360,8 +359,8 @@ struct DocumentParser {
     }
 
     /// `data: {key: Type | null | {type, value}}`.
-    private mutating func parseData(_ node: Node) -> [DataAccess] {
-        guard let mapping = node.mapping else {
+    private mutating func parseData(_ node: YAMLNode) -> [DataAccess] {
+        guard let mapping = reader.nodes.pairs(node) else {
             reader.error("'data' must be a mapping of key: Type or key: {type, value}", at: node)
             return []
         }
@@ -369,7 +368,7 @@ struct DocumentParser {
         for (keyNode, valueNode) in mapping {
             guard let key = reader.string(keyNode, what: "a key in 'data'") else { continue }
             var access = DataAccess(key: key, location: reader.location(keyNode))
-            if valueNode.mapping != nil {
+            if reader.nodes.kind(valueNode) == .mapping {
                 guard let fields = reader.mapping(valueNode, what: "data value '\(key)'", allowed: Self.dataKeys) else { continue }
                 let typing = ValueInference(reader: reader)
                 let inferred = fields["value"].map(typing.infer)
@@ -381,7 +380,7 @@ struct DocumentParser {
                 }
                 access.elementTypes = inferred?.elementTypes
                 access.value = fields["value"].map(typing.display)
-                if let value = fields["value"], reader.tag(value) == .str { access.stringValue = value.scalar?.string }
+                if let value = fields["value"], reader.tag(value) == .str { access.stringValue = reader.nodes.string(value) }
             } else if case let .some(type) = reader.typeName(valueNode, what: "the type of '\(key)'") {
                 access.type = type
             }
@@ -396,24 +395,22 @@ struct ValueInference {
     /// Types the document's scalars.
     let reader: YAMLReader
 
-    func infer(_ node: Node) -> (type: TypeName?, elementTypes: [TypeName?]?) {
-        switch node {
+    func infer(_ node: YAMLNode) -> (type: TypeName?, elementTypes: [TypeName?]?) {
+        switch reader.nodes.kind(node) {
         case .scalar:
             return (scalarType(node), nil)
-        case let .sequence(items):
-            let elements = items.map { infer($0).type }
+        case .sequence:
+            let elements = reader.nodes.items(node)!.map { infer($0).type }
             let known = Set(elements.compactMap { $0 })
             if elements.isEmpty { return (TypeName.array(of: .any), []) }
             if known.count == 1, !elements.contains(nil) { return (TypeName.array(of: known.first!), elements) }
             return (TypeName.array(of: .any), elements)
         case .mapping:
             return (TypeName("[String: Any]"), nil)
-        case .alias:
-            return (nil, nil)
         }
     }
 
-    private func scalarType(_ node: Node) -> TypeName? {
+    private func scalarType(_ node: YAMLNode) -> TypeName? {
         switch reader.tag(node) {
         case .str: return "String"
         case .int: return "Int"
@@ -424,35 +421,34 @@ struct ValueInference {
     }
 
     /// A short, one-line rendering of a literal for diagrams.
-    func display(_ node: Node) -> String {
+    func display(_ node: YAMLNode) -> String {
         let text = rendering(node, upTo: 61)
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 
     /// The literal as text, stopping once it is longer than `limit` characters: a large value costs
     /// no more than a short one.
-    private func rendering(_ node: Node, upTo limit: Int) -> String {
-        switch node {
-        case let .scalar(scalar):
-            let text = String(scalar.string.prefix(max(0, limit)))
+    private func rendering(_ node: YAMLNode, upTo limit: Int) -> String {
+        let nodes = reader.nodes
+        switch nodes.kind(node) {
+        case .scalar:
+            let text = String(nodes.string(node)!.prefix(max(0, limit)))
             return reader.tag(node) == .str ? "\"\(text)\"" : text
-        case let .sequence(items):
+        case .sequence:
             var text = "["
-            for (i, item) in items.enumerated() {
+            for (i, item) in nodes.items(node)!.enumerated() {
                 if text.count > limit { break }
                 text += (i > 0 ? ", " : "") + rendering(item, upTo: limit - text.count)
             }
             return text + "]"
-        case let .mapping(mapping):
+        case .mapping:
             var text = "{"
-            for (i, pair) in mapping.enumerated() {
+            for (i, pair) in nodes.pairs(node)!.enumerated() {
                 if text.count > limit { break }
                 text += (i > 0 ? ", " : "") + rendering(pair.key, upTo: limit - text.count)
                 text += ": " + rendering(pair.value, upTo: max(0, limit - text.count))
             }
             return text + "}"
-        case .alias:
-            return "*"
         }
     }
 }

@@ -18,12 +18,12 @@ enum JSONText {
     }
 
     /// The composed document of `contents`, read as JSON when `json` is set.
-    static func compose(_ contents: String, json: Bool, file: String) throws -> YAMLTree? {
+    static func compose(_ contents: String, json: Bool, limits: Limits, file: String) throws -> YAMLTree? {
         do {
-            return try YAMLTree.compose(contents)
-        } catch where json {
+            return try YAMLTree.compose(contents, limits: limits, file: file)
+        } catch where json && !(error is YAMLTree.OverBudget) {
             if let problem = problem(contents, file: file) { throw Problem(finding: problem) }
-            return try YAMLTree.compose(yamlCompatible(contents))
+            return try YAMLTree.compose(yamlCompatible(contents), limits: limits, file: file)
         }
     }
 

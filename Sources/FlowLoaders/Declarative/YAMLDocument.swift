@@ -12,18 +12,48 @@ import Yams
 /// (`YAMLTree.implicitTag(of:)`). A document with a `!`, or one that the basic resolver rejects (its
 /// duplicate-key check sees `1` and `"1"` as one key), is composed again with the default resolver,
 /// so every error, type and message stays what the default resolver gives.
+/// Composed, a document is `YAMLNodes` (see there for when libyaml's events are read directly, with
+/// no Yams tree at all), checked against `YAMLBudget` before anything walks it.
 struct YAMLTree {
-    /// The document's root node.
-    let root: Node
+    /// The document's nodes.
+    let nodes: YAMLNodes
     /// Composed with the basic resolver: a plain scalar has no tag of its own, whatever Yams says.
     let plainScalarsUntagged: Bool
 
-    /// The single document of `text`; nil for an empty one. Throws Yams's errors.
-    static func compose(_ text: String) throws -> YAMLTree? {
-        if !text.utf8.contains(UInt8(ascii: "!")), let root = try? Yams.compose(yaml: text, Resolver.basic) {
-            return YAMLTree(root: root, plainScalarsUntagged: true)
+    /// The document's root node.
+    var root: YAMLNode { nodes.root }
+
+    /// Thrown for a document over `YAMLBudget`'s bounds: `finding` says which.
+    struct OverBudget: Error {
+        let finding: Finding
+    }
+
+    /// The single document of `text`; nil for an empty one. Throws Yams's errors, and `OverBudget`.
+    static func compose(_ text: String, limits: Limits, file: String) throws -> YAMLTree? {
+        let bytes = text.utf8.count
+        if !text.utf8.contains(UInt8(ascii: "!")) {
+            switch YAMLNodes.composedFromEvents(text) {
+            case .empty:
+                return nil
+            case let .document(nodes):
+                if let problem = YAMLBudget.check(nodes, sourceBytes: bytes, limits: limits, file: file) { throw OverBudget(finding: problem) }
+                return YAMLTree(nodes: nodes, plainScalarsUntagged: true)
+            case .needsYams:
+                if let root = try? Yams.compose(yaml: text, Resolver.basic) {
+                    return try converted(root, plainScalarsUntagged: true, bytes: bytes, limits: limits, file: file)
+                }
+            }
         }
-        return try Yams.compose(yaml: text).map { YAMLTree(root: $0, plainScalarsUntagged: false) }
+        return try Yams.compose(yaml: text).map { try converted($0, plainScalarsUntagged: false, bytes: bytes, limits: limits, file: file) }
+    }
+
+    /// A tree Yams composed, bounded and then converted (converting expands its aliases).
+    private static func converted(_ root: Node, plainScalarsUntagged: Bool, bytes: Int, limits: Limits, file: String) throws -> YAMLTree {
+        if let problem = YAMLBudget.check(root, sourceBytes: bytes, limits: limits, file: file) { throw OverBudget(finding: problem) }
+        guard let nodes = YAMLNodes(converting: root, resolved: !plainScalarsUntagged) else {
+            throw OverBudget(finding: .invalidInput("the document has more than 2³¹ nodes", at: SourceLocation(file: file, line: 1, column: 1)))
+        }
+        return YAMLTree(nodes: nodes, plainScalarsUntagged: plainScalarsUntagged)
     }
 
     /// The tag YAML 1.1's default rules give an untagged plain scalar: what `Resolver.default` says,
@@ -54,30 +84,33 @@ struct YAMLTree {
 /// with what is valid, so one typo does not hide the rest of the file.
 struct YAMLReader {
     let file: String
+    /// The document read.
+    let nodes: YAMLNodes
     /// The document was composed with the basic resolver (`YAMLTree`): plain scalars are typed here.
     let plainScalarsUntagged: Bool
     private(set) var findings: [Finding] = []
 
-    init(file: String, plainScalarsUntagged: Bool) {
+    init(file: String, tree: YAMLTree) {
         self.file = file
-        self.plainScalarsUntagged = plainScalarsUntagged
+        nodes = tree.nodes
+        plainScalarsUntagged = tree.plainScalarsUntagged
     }
 
     /// The resolved tag (`str`, `int`, `null` ...) of `node`: how a plain scalar such as `3` or `~`
     /// is typed, as Yams's default resolver types it.
-    func tag(_ node: Node) -> Tag.Name {
-        if plainScalarsUntagged, case let .scalar(scalar) = node, scalar.style == .plain {
-            return YAMLTree.implicitTag(of: scalar.string)
+    func tag(_ node: YAMLNode) -> Tag.Name {
+        if plainScalarsUntagged, nodes.isPlainScalar(node), let text = nodes.string(node) {
+            return YAMLTree.implicitTag(of: text)
         }
-        return Tag.Name(rawValue: node.tag.rawValue)
+        return nodes.tag(node)
     }
 
-    func location(_ node: Node) -> SourceLocation {
-        guard let mark = node.mark else { return SourceLocation(file: file) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    func location(_ node: YAMLNode) -> SourceLocation {
+        let (line, column) = nodes.position(node)
+        return SourceLocation(file: file, line: line, column: column)
     }
 
-    mutating func error(_ message: String, at node: Node) {
+    mutating func error(_ message: String, at node: YAMLNode) {
         findings.append(.invalidInput(message, at: location(node)))
     }
 
@@ -87,15 +120,15 @@ struct YAMLReader {
 
     /// The entries of a mapping, each key a string. Keys outside `allowed` (and not `x-` extensions)
     /// are reported. Returns nil, after reporting, when `node` is not a mapping.
-    mutating func mapping(_ node: Node, what: String, allowed: Set<String>? = nil) -> Fields? {
-        guard let mapping = node.mapping else {
+    mutating func mapping(_ node: YAMLNode, what: String, allowed: Set<String>? = nil) -> Fields? {
+        guard let mapping = nodes.pairs(node) else {
             error("\(what) must be a mapping, found \(describe(node))", at: node)
             return nil
         }
         var fields = Fields(node: node)
         fields.entries.reserveCapacity(mapping.count)
         for (keyNode, value) in mapping {
-            guard let key = keyNode.scalar?.string else {
+            guard let key = nodes.string(keyNode) else {
                 error("\(what) keys must be strings", at: keyNode)
                 continue
             }
@@ -106,7 +139,7 @@ struct YAMLReader {
                 // Renaming is certain only with one closest key that the mapping does not have already
                 // (two equal keys are a duplicate-key error).
                 if let meant = Spelling.unique(to: key, in: allowed),
-                   !mapping.contains(where: { $0.key.scalar?.string == meant }) {
+                   !mapping.contains(where: { nodes.string($0.key) == meant }) {
                     finding.fix = Fix.rename(key, to: meant, at: location(keyNode))
                 }
                 findings.append(finding)
@@ -118,23 +151,23 @@ struct YAMLReader {
     }
 
     /// A scalar read as a non-empty string; reports and returns nil otherwise.
-    mutating func string(_ node: Node, what: String) -> String? {
-        guard let scalar = node.scalar, tag(node) != .null else {
+    mutating func string(_ node: YAMLNode, what: String) -> String? {
+        guard let text = nodes.string(node), tag(node) != .null else {
             error("\(what) must be a string, found \(describe(node))", at: node)
             return nil
         }
-        guard !scalar.string.isEmpty else {
+        guard !text.isEmpty else {
             error("\(what) must not be empty", at: node)
             return nil
         }
-        return scalar.string
+        return text
     }
 
     /// A scalar string that may be null/empty (an unknown type).
-    mutating func optionalString(_ node: Node, what: String) -> String?? {
-        if let scalar = node.scalar {
-            if tag(node) == .null || scalar.string.isEmpty { return .some(nil) }
-            return .some(scalar.string)
+    mutating func optionalString(_ node: YAMLNode, what: String) -> String?? {
+        if let text = nodes.string(node) {
+            if tag(node) == .null || text.isEmpty { return .some(nil) }
+            return .some(text)
         }
         error("\(what) must be a string, found \(describe(node))", at: node)
         return nil
@@ -142,48 +175,46 @@ struct YAMLReader {
 
     /// A type name: a string, or null/empty for an unknown type. An unquoted `[T]` is a YAML list,
     /// the most common slip in this format, so it gets its own message.
-    mutating func typeName(_ node: Node, what: String) -> TypeName?? {
-        if let items = node.sequence, items.count == 1, let inner = items.first?.scalar?.string {
+    mutating func typeName(_ node: YAMLNode, what: String) -> TypeName?? {
+        if let items = nodes.items(node), items.count == 1, let inner = nodes.string(items[0]) {
             error("\(what) must be a string: quote array types, as in \"[\(inner)]\" (unquoted, YAML reads [\(inner)] as a list)", at: node)
             return nil
         }
-        if let items = node.mapping, items.count == 1, let pair = items.first,
-           let k = pair.key.scalar?.string, let v = pair.value.scalar?.string {
+        if let items = nodes.pairs(node), items.count == 1, let k = nodes.string(items[0].key), let v = nodes.string(items[0].value) {
             error("\(what) must be a string: quote dictionary types, as in \"[\(k): \(v)]\"", at: node)
             return nil
         }
-        if node.scalar != nil, [Tag.Name.int, .float, .bool].contains(tag(node)) {
-            error("\(what) must be a type name such as String, found \(describe(node)); to give a value, write {value: \(node.scalar!.string)}", at: node)
+        if let text = nodes.string(node), [Tag.Name.int, .float, .bool].contains(tag(node)) {
+            error("\(what) must be a type name such as String, found \(describe(node)); to give a value, write {value: \(text)}", at: node)
             return nil
         }
         guard case let .some(text) = optionalString(node, what: what) else { return nil }
         return .some(text.flatMap(TypeName.init))
     }
 
-    mutating func bool(_ node: Node, what: String) -> Bool? {
-        if tag(node) == .bool, let value = node.bool { return value }
+    mutating func bool(_ node: YAMLNode, what: String) -> Bool? {
+        if tag(node) == .bool, let text = nodes.string(node), let value = Bool.construct(from: Node.Scalar(text)) { return value }
         error("\(what) must be true or false, found \(describe(node))", at: node)
         return nil
     }
 
-    mutating func integer(_ node: Node, what: String) -> Int? {
-        if tag(node) == .int, let value = node.int { return value }
+    mutating func integer(_ node: YAMLNode, what: String) -> Int? {
+        if tag(node) == .int, let text = nodes.string(node), let value = Int.construct(from: Node.Scalar(text)) { return value }
         error("\(what) must be an integer, found \(describe(node))", at: node)
         return nil
     }
 
-    func describe(_ node: Node) -> String {
-        switch node {
+    func describe(_ node: YAMLNode) -> String {
+        switch nodes.kind(node) {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
-        case let .scalar(scalar):
+        case .scalar:
             switch tag(node) {
             case .null: return "null"
             case .bool: return "a boolean"
             case .int: return "an integer"
             case .float: return "a number"
-            default: return "'\(scalar.string)'"
+            default: return "'\(nodes.string(node)!)'"
             }
         }
     }
@@ -197,21 +228,19 @@ struct YAMLReader {
 struct Fields {
     struct Entry {
         let key: String
-        let keyNode: Node
-        let value: Node
+        let keyNode: YAMLNode
+        let value: YAMLNode
     }
 
-    let node: Node
+    let node: YAMLNode
     var entries: [Entry] = []
 
-    // By position, so that a look-up copies the one node it returns, not the whole entry (for a
-    // flow of 100,000 steps these copies were a tenth of reading it).
-    subscript(key: String) -> Node? {
+    subscript(key: String) -> YAMLNode? {
         for i in entries.indices where entries[i].key == key { return entries[i].value }
         return nil
     }
 
-    func keyNode(_ key: String) -> Node? {
+    func keyNode(_ key: String) -> YAMLNode? {
         for i in entries.indices where entries[i].key == key { return entries[i].keyNode }
         return nil
     }
