@@ -38,17 +38,19 @@ public struct FlowIndex: Sendable {
 
     /// Indexes `flow`.
     public init(_ flow: Flow) {
+        // By index, not by element: a copy of each `Step` or `Transition` (many reference-counted
+        // fields) cost more than the rest of the loop.
         var index: [String: Int] = Dictionary(minimumCapacity: flow.steps.count)
         var duplicates = Set<Int>()
-        for (i, step) in flow.steps.enumerated() {
-            if index[step.id] == nil { index[step.id] = i } else { duplicates.insert(i) }
+        for i in flow.steps.indices {
+            if index[flow.steps[i].id] == nil { index[flow.steps[i].id] = i } else { duplicates.insert(i) }
         }
         var successors = Array(repeating: [Edge](), count: flow.steps.count)
         var predecessors = successors
-        var transitionsFrom: [String: [Int]] = [:]
-        for (t, transition) in flow.transitions.enumerated() {
-            transitionsFrom[transition.from, default: []].append(t)
-            guard let from = index[transition.from], let to = index[transition.to] else { continue }
+        var transitionsFrom: [String: [Int]] = Dictionary(minimumCapacity: flow.steps.count)
+        for t in flow.transitions.indices {
+            transitionsFrom[flow.transitions[t].from, default: []].append(t)
+            guard let from = index[flow.transitions[t].from], let to = index[flow.transitions[t].to] else { continue }
             let edge = Edge(transition: t, from: from, to: to)
             successors[from].append(edge)
             predecessors[to].append(edge)

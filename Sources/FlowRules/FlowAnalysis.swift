@@ -46,8 +46,10 @@ public final class FlowAnalysis: Sendable {
     public let keys: [String]
     /// The number of each key in `keys`.
     public let keyIndex: [String: Int]
-    /// Steps writing each key (effective writes), in step order.
-    public let writers: [String: [Int]]
+    /// Steps writing `key` (effective writes), in step order.
+    public func writers(of key: String) -> [Int] { keyIndex[key].map { writerLists[$0] } ?? [] }
+    /// Per key number, the steps writing the key.
+    private let writerLists: [[Int]]
     /// Every definition: the initial data first, then each step's effective writes in step order.
     public let definitions: [Definition]
     /// The data-flow facts (keys set on every path, keys read later, reaching definitions), answered
@@ -153,7 +155,7 @@ public final class FlowAnalysis: Sendable {
         }
         self.keys = keys
         self.keyIndex = keyIndex
-        self.writers = Dictionary(uniqueKeysWithValues: keys.indices.lazy.filter { !writerLists[$0].isEmpty }.map { (keys[$0], writerLists[$0]) })
+        self.writerLists = writerLists
         self.definitions = definitions
         var isReachable = Array(repeating: false, count: flow.steps.count)
         for s in reachable { isReachable[s] = true }
@@ -215,7 +217,7 @@ public final class FlowAnalysis: Sendable {
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with
     /// the edge it was first reached by: the paths on which `key` is missing. One search per key.
     public func pathsAvoidingWrites(of key: String) -> [Int: Edge?] {
-        let writing = Set((writers[key] ?? []).filter { i in effectiveWrites[i].contains { $0.key == key && $0.condition == nil } })
+        let writing = Set(writers(of: key).filter { i in effectiveWrites[i].contains { $0.key == key && $0.condition == nil } })
         var parent: [Int: Edge?] = [:]
         var queue: [Int] = []
         for entry in entries where parent[entry] == nil {

@@ -312,4 +312,23 @@ import Testing
             "6 unknown key 'nestng' in 'limits' of .flowlens.yml (expected nesting, squareBrackets, syntaxDepth, yamlAliasNodes, fileBytes, findingsPerKey)",
         ])
     }
+
+    @Test func aConfigurationFileIsBoundedAsAFlowFileIs() throws {
+        let folder = NSTemporaryDirectory() + "flowlens-limits-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/.flowlens.yml"
+        // Nine levels of nine aliases: 9⁹ nodes once expanded, from a few hundred bytes.
+        var lines = ["version: 1", "x-grid:", "  - &l0 [ok, ok, ok, ok, ok, ok, ok, ok, ok]"]
+        for level in 1...9 { lines.append("  - &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ", ") + "]") }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let (configuration, findings) = ConfigurationLoader.load(path, knownRules: [], workingDirectory: folder)
+        #expect(findings.map(\.rule) == [RuleID.invalidInput])
+        #expect(findings.first?.message.hasPrefix("aliases expand the document past 100000 nodes") == true)
+        #expect(configuration.limits == Limits.default)
+        // Deep nesting too, in a file with no alias (composed from libyaml's events).
+        try Data(("version: 1\nx-deep: " + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        #expect(ConfigurationLoader.load(path, knownRules: [], workingDirectory: folder).1.map(\.message) == ["nested deeper than 64 levels at line 2"])
+    }
 }

@@ -102,7 +102,7 @@ public struct MissingDataKeyRule: Rule {
                     ? "step '\(step.name)' reads '\(read.key)'"
                     : "step '\(step.name)' runs flow '\(step.subflow ?? "")', which needs '\(read.key)'"
                 let everWritten = flow.initialData.contains { $0.key == read.key }
-                    || (analysis.writers[read.key] ?? []).contains { $0 != i }
+                    || analysis.writers(of: read.key).contains { $0 != i }
                 // A key nothing sets is missing on every path: naming one adds nothing, and a path
                 // per read would make the report quadratic in a long flow's length.
                 var path: [(edge: FlowAnalysis.Edge?, step: Int)]?
@@ -166,7 +166,7 @@ public struct MissingDataKeyRule: Rule {
         for flow in session.graph.flows where flow.id != analysis.flow.id {
             for (i, step) in flow.steps.enumerated() where step.reads.contains(where: { $0.location == location && $0.key == read.key }) {
                 let other = session.analysis(of: flow)
-                let written = flow.initialData.contains { $0.key == read.key } || other.writers[read.key] != nil
+                let written = flow.initialData.contains { $0.key == read.key } || !other.writers(of: read.key).isEmpty
                 guard !written, spelling(of: read, at: i, in: other) == key else { return nil }
             }
         }
