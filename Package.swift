@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens", "FlowLensTestSupport"]),
         // The fuzz targets' bodies, one function per loader and writer (README "Fuzzing"); a library so
         // that the fuzzer and the tests' replay of its saved inputs run the same code.
-        .target(name: "FlowLensFuzzing", dependencies: ["FlowLens"]),
+        .target(name: "FlowLensFuzzing", dependencies: ["FlowLens", "FlowLoaders"]),
         // libFuzzer's entry point in the fuzz build (scripts/fuzz.sh: -D FUZZING); otherwise a replay CLI.
         .executableTarget(name: "flowlens-fuzz", dependencies: ["FlowLensFuzzing"]),
         // The thin CLI.

@@ -1,4 +1,5 @@
 import FlowLens
+@_spi(Fuzzing) import FlowLoaders
 import Foundation
 
 /// What a loader must do with any text: return (no crash, no hang), point every finding at the file
@@ -35,6 +36,11 @@ enum LoaderChecks {
         let ids = Set(graph.flows.map(\.id))
         for finding in report.findings {
             if let flow = finding.flow, !ids.contains(flow) { problems.append("finding [\(finding.rule)] names flow '\(flow.prefix(80))', which was not loaded") }
+        }
+        // The declarative loader composes most documents from libyaml's events: node for node what
+        // Yams composes.
+        if fileName.hasSuffix(".yaml") || fileName.hasSuffix(".json"), case let .differs(how) = YAMLComposition.compare(text) {
+            problems.append("composed from libyaml's events, the document differs from Yams's: \(how.prefix(300))")
         }
         let json = JSONReporter().report(report)
         if (try? JSONSerialization.jsonObject(with: Data(json.utf8))) == nil { problems.append("the JSON report does not parse") }

@@ -322,3 +322,62 @@ struct YAMLNodes {
         return close(id, children: &pending, from: start) ? id : nil
     }
 }
+
+/// For the tests and the `yaml` and `json` fuzz targets: composing a text from libyaml's events
+/// against Yams composing it with its basic resolver (what the event path must equal, node for node).
+@_spi(Fuzzing) public enum YAMLComposition {
+    /// What the comparison found.
+    public enum Comparison: Equatable, Sendable {
+        /// The events composed a document, the same as Yams's.
+        case composed
+        /// Neither found a document.
+        case empty
+        /// The event path left the text to Yams (see `YAMLNodes.Events`).
+        case leftToYams
+        /// They differ: how.
+        case differs(String)
+    }
+
+    /// `text` composed both ways.
+    public static func compare(_ text: String) -> Comparison {
+        let yams = Result { try Yams.compose(yaml: text, Resolver.basic) }
+        switch YAMLNodes.composedFromEvents(text) {
+        case .needsYams:
+            return .leftToYams
+        case .empty:
+            if case .success(.none) = yams { return .empty }
+            return .differs("no document from the events; Yams: \(yams)")
+        case let .document(nodes):
+            guard case let .success(root?) = yams else { return .differs("a document from the events; Yams: \(yams)") }
+            guard let converted = YAMLNodes(converting: root, resolved: false) else { return .differs("Yams's tree not converted") }
+            let (mine, theirs) = (nodes.outline(), converted.outline())
+            guard mine != theirs else { return .composed }
+            let first = (0..<min(mine.count, theirs.count)).first { mine[$0] != theirs[$0] } ?? min(mine.count, theirs.count)
+            return .differs("node \(first): \(first < mine.count ? mine[first] : "none") from the events, \(first < theirs.count ? theirs[first] : "none") from Yams")
+        }
+    }
+}
+
+extension YAMLNodes {
+    /// Every node from the root down, one line each in document order: depth, position, kind,
+    /// style, tag, text or number of children.
+    func outline() -> [String] {
+        var lines: [String] = []
+        var stack = [root]
+        while let node = stack.popLast() {
+            let (line, column) = position(node)
+            var text = "\(depth(node)) \(line):\(column) \(kind(node)) style \(style(node)) tag \(tag(node).rawValue)"
+            if let string = string(node) { text += " \(string.debugDescription)" }
+            if let items = items(node) {
+                text += " [\(items.count)]"
+                stack += items.reversed()
+            }
+            if let pairs = pairs(node) {
+                text += " {\(pairs.count)}"
+                stack += pairs.reversed().flatMap { [$0.value, $0.key] }
+            }
+            lines.append(text)
+        }
+        return lines
+    }
+}
