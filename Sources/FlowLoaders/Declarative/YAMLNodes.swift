@@ -224,16 +224,10 @@ struct YAMLNodes {
                 return added(node)
             case YAML_SEQUENCE_START_EVENT:
                 let start = event.data.sequence_start
-                guard start.anchor == nil, start.tag == nil else { return .done(.needsYams) }
-                guard let node = nodes.add(.sequence, style: 0, depth: open.count + 1, line: line, column: column) else { return .done(.needsYams) }
-                open.append((node, pending.count))
-                return .more
+                return opened(.sequence, anchor: start.anchor, tag: start.tag, line: line, column: column)
             case YAML_MAPPING_START_EVENT:
                 let start = event.data.mapping_start
-                guard start.anchor == nil, start.tag == nil else { return .done(.needsYams) }
-                guard let node = nodes.add(.mapping, style: 0, depth: open.count + 1, line: line, column: column) else { return .done(.needsYams) }
-                open.append((node, pending.count))
-                return .more
+                return opened(.mapping, anchor: start.anchor, tag: start.tag, line: line, column: column)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let (node, start) = open.popLast() else { return .done(.needsYams) }
                 if event.type == YAML_MAPPING_END_EVENT, !keysAreDistinctScalars(pending[start...]) { return .done(.needsYams) }
@@ -242,6 +236,15 @@ struct YAMLNodes {
             default:  // an alias, or an event libyaml does not make
                 return .done(.needsYams)
             }
+        }
+
+        /// A collection starts: its children follow until its end event.
+        private mutating func opened(_ kind: Kind, anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?,
+                                     line: Int, column: Int) -> Step {
+            guard anchor == nil, tag == nil,
+                  let node = nodes.add(kind, style: 0, depth: open.count + 1, line: line, column: column) else { return .done(.needsYams) }
+            open.append((node, pending.count))
+            return .more
         }
 
         /// A finished node joins its parent's children, or is the root.
