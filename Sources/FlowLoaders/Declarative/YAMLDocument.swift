@@ -12,6 +12,7 @@ import Yams
 /// (`YAMLTree.implicitTag(of:)`). A document with a `!`, or one that the basic resolver rejects (its
 /// duplicate-key check sees `1` and `"1"` as one key), is composed again with the default resolver,
 /// so every error, type and message stays what the default resolver gives.
+///
 /// Composed, a document is `YAMLNodes` (see there for when libyaml's events are read directly, with
 /// no Yams tree at all), checked against `YAMLBudget` before anything walks it.
 struct YAMLTree {
