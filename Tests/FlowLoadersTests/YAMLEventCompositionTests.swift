@@ -27,14 +27,15 @@ struct YAMLEventCompositionTests {
             guard let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
             for case let path as String in walker {
                 let inCorpus = folder.hasPrefix(".build")
-                guard inCorpus || [".yaml", ".yml", ".json"].contains(where: path.hasSuffix) else { continue }
+                // Not what SwiftPM leaves in an example's `.build` (its JSON files vary from run to run).
+                guard inCorpus || [".yaml", ".yml", ".json"].contains(where: path.hasSuffix) && !path.contains(".build/") else { continue }
                 let full = root.appendingPathComponent(folder).appendingPathComponent(path).path
                 guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else { continue }
                 files += 1
                 if Self.agrees(text, "\(folder)/\(path)") { composed += 1 }
             }
         }
-        #expect(files > 100 && composed > 50, "\(files) files, \(composed) composed from events")
+        #expect(files >= 20 && composed >= 15, "\(files) files, \(composed) composed from events")
     }
 
     /// Pieces people (and fuzzers) write: block and flow collections, every scalar style, comments,
