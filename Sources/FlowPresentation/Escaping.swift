@@ -91,8 +91,20 @@ public enum Escaping {
     /// (Graphviz expands `\N`, `\G`, `\E`, `\T`, `\H`, `\L`, `\l`, `\r` even in HTML-like labels, after
     /// decoding entities), hidden characters are written visibly and long text is capped
     /// (`DisplayText`), and line breaks become `<BR/>`.
+    ///
+    /// An empty text, and an empty line, is a space. Graphviz (2.43) rejects an empty `<B></B>`,
+    /// `<I></I>` or `<FONT …></FONT>` as a syntax error (and shows the label's markup instead), and lays
+    /// out a label of nothing but line breaks with no width and some height, which its placement of
+    /// external labels asserts against (`xlabels.c`, `lblenclosing`): the process aborts.
     public static func graphvizLabel(_ text: String) -> String {
+        if text.isEmpty { return " " }
         if isPlainASCII(text, lineFeeds: false, special: "\\&<>\"'"), text.utf8.count <= DisplayText.maximumLength { return text }
+        var text = text
+        if text.utf8.contains(UInt8(ascii: "\n")) {
+            // By bytes: a line feed is one, and a "\r\n" is one Character that a split by Character misses.
+            text = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
+        }
         return replacing(DisplayText.visible(text)) { scalar in
             switch scalar {
             case "\\": return "\\\\"

@@ -226,7 +226,9 @@ struct PresentationTests {
             #expect(DisplayText.visible(text) == visible(text, limit: DisplayText.maximumLength), "\(text.debugDescription)")
             #expect(DisplayText.visible(text, limit: nil) == visible(text, limit: nil), "\(text.debugDescription)")
             #expect(Escaping.html(text) == Escaping.replacing(visible(text, limit: nil), markup), "\(text.debugDescription)")
-            let label = Escaping.replacing(visible(text, limit: DisplayText.maximumLength)) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
+            // An empty text or line is a space (see `graphvizLabel`).
+            let lines = text.isEmpty ? " " : text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
+            let label = Escaping.replacing(visible(lines, limit: DisplayText.maximumLength)) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
             #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
             var fast = "", slow = ""
             Escaping.json(text, into: &fast)

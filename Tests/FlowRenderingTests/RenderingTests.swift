@@ -45,6 +45,23 @@ struct DOTBuilderTests {
         #expect(Escaping.graphvizLabel("a\u{0}b\nc&<>\"'\\N") == "a&lt;U+0000&gt;b<BR/>c&amp;&lt;&gt;&quot;&#39;\\\\N")
     }
 
+    /// Found by the `svg` fuzz target (`Regressions/svg/`): a transition labelled only with line
+    /// breaks, beside any external label, aborted the process inside Graphviz (`xlabels.c:219:
+    /// lblenclosing: Assertion … failed`); and an empty key or name in bold made Graphviz reject the
+    /// whole label and draw the node's id instead.
+    @Test("an empty text or line in a label is a space, so Graphviz neither aborts nor drops the label")
+    func emptyLabelText() throws {
+        #expect(Escaping.graphvizLabel("") == " ")
+        #expect(Escaping.graphvizLabel("\n\n") == " <BR/> <BR/> ")
+        #expect(Escaping.graphvizLabel("a\n\nb\n") == "a<BR/> <BR/>b<BR/> ")
+        let dot = """
+            digraph { a [xlabel="x"]; a -> a [label=<\(Escaping.graphvizLabel("\n\n"))>];
+            b [label=<<B>\(Escaping.graphvizLabel(""))</B>: key>]; }
+            """
+        let svg = String(decoding: try Graphviz.render(dot: dot, format: .svg), as: UTF8.self)
+        #expect(svg.contains(">: key</text>"), "the label of b is drawn, not its id")
+    }
+
     @Test("findings are drawn on their step or edge")
     func findingsDrawn() {
         let (flows, findings) = showcase()
