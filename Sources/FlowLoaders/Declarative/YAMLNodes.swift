@@ -27,7 +27,8 @@ struct YAMLNodes {
         case scalar, mapping, sequence
     }
 
-    /// One node. 32-bit fields: a file past the per-file budget is never composed.
+    /// One node, in 32-bit fields: past 2³¹ nodes, children, lines or columns `add` and `close`
+    /// refuse (the event path leaves the text to Yams; converting Yams's tree fails with a finding).
     private struct Record {
         var kind: Kind
         /// libyaml's scalar style (`Node.Scalar.Style`'s raw value); 0 for a collection.
