@@ -93,7 +93,7 @@ public enum Escaping {
     /// (`DisplayText`), and line breaks become `<BR/>`.
     ///
     /// An empty text, and an empty line, is a space. Graphviz (2.43) rejects an empty `<B></B>`,
-    /// `<I></I>` or `<FONT …></FONT>` as a syntax error (and shows the label's markup instead), and lays
+    /// `<I></I>` or `<FONT …></FONT>` as a syntax error (and draws the node's id instead), and lays
     /// out a label of nothing but line breaks with no width and some height, which its placement of
     /// external labels asserts against (`xlabels.c`, `lblenclosing`): the process aborts.
     public static func graphvizLabel(_ text: String) -> String {
