@@ -16,12 +16,11 @@ enum DescribedMachines {
         guard !flow.steps.contains(where: { $0.kind == .end }) else { return nil }
         let analysis = context.analysis
         let leaving = Set(flow.transitions.map(\.from))
-        let graph = context.session.graph
         return analysis.uniqueSteps.compactMap { i in
             let step = analysis.step(i)
             guard !step.isExit, step.kind != .start, !leaving.contains(step.id), analysis.reachable.contains(i) else { return nil }
             // A composite whose inside never ends keeps running there: the machine lives inside it.
-            if let inside = step.subflow.flatMap({ id in graph.flows.first { $0.id == id } }),
+            if let inside = step.subflow.flatMap({ context.session.describedMachines.flow(id: $0) }),
                !inside.steps.contains(where: { $0.kind == .end }) { return nil }
             let message = flow.kind.machine == .generated
                 ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
@@ -37,39 +36,106 @@ enum DescribedMachines {
     /// left from inside a composite would look like a loop with no end. Other flows are unchanged.
     static func withCrossingEdges(_ context: RuleContext) -> RuleContext {
         let flow = context.flow
-        let graph = context.session.graph
         guard flow.kind.machine == .described else { return context }
-        let file = flow.location?.file
-        let machines = graph.flows.filter { $0.kind.isStateMachine && $0.location?.file == file }
-        let parents = Dictionary(machines.map { ($0.id, $0.parent) }, uniquingKeysWith: { a, _ in a })
+        let session = context.session
+        // Asked by more than one rule: the augmented flow is analysed once.
+        if let done = session.crossingAnalyses[flow.id] { return RuleContext(analysis: done ?? context.analysis, session: session) }
+        let index = session.describedMachines
+        // The step of this machine that holds a machine inside it, by that machine's id.
+        var holders: [String: String] = [:]
+        for step in flow.steps { if let inside = step.subflow, holders[inside] == nil { holders[inside] = step.id } }
         /// The step of this machine that is, or holds, machine `id`'s inside; nil when `id` is not inside it.
         func standIn(for id: String) -> String? {
-            var child = id
-            var seen = Set<String>()
-            while let parent = parents[child] ?? nil, seen.insert(child).inserted {
-                if parent == flow.id { return flow.steps.first { $0.subflow == child }?.id }
-                child = parent
-            }
-            return nil
+            index.child(of: flow.id, above: id, inFile: flow.location?.file).flatMap { holders[$0] }
         }
         var extra: [Transition] = []
-        for machine in machines {
-            for transition in machine.transitions {
-                guard let target = transition.crossesInto else { continue }
-                let source = machine.id == flow.id ? transition.from : standIn(for: machine.id)
-                guard let source else { continue }
-                let destination = target == flow.id ? transition.to : standIn(for: target) ?? "End"
-                guard source != destination || machine.id == flow.id else { continue }
-                extra.append(Transition(from: source, to: destination, label: transition.label, location: transition.location))
-            }
+        for crossing in index.crossings(seenFrom: flow.id, inFile: flow.location?.file) {
+            let machine = context.session.graph.flows[crossing.machine]
+            let transition = machine.transitions[crossing.transition]
+            guard let target = transition.crossesInto else { continue }
+            let source = machine.id == flow.id ? transition.from : holders[crossing.child ?? ""]
+            guard let source else { continue }
+            let destination = target == flow.id ? transition.to : standIn(for: target) ?? "End"
+            guard source != destination || machine.id == flow.id else { continue }
+            extra.append(Transition(from: source, to: destination, label: transition.label, location: transition.location))
         }
-        guard !extra.isEmpty else { return context }
+        guard !extra.isEmpty else {
+            session.crossingAnalyses[flow.id] = .some(nil)
+            return context
+        }
         var augmented = flow
         augmented.transitions += extra
         if extra.contains(where: { $0.to == "End" }), !flow.steps.contains(where: { $0.id == "End" }) {
             augmented.steps.append(Step(id: "End", name: "End", kind: .end, location: flow.location))
         }
-        return RuleContext(analysis: FlowAnalysis(flow: augmented, session: context.session), session: context.session)
+        let analysis = FlowAnalysis(flow: augmented, session: session)
+        session.crossingAnalyses[flow.id] = .some(analysis)
+        return RuleContext(analysis: analysis, session: session)
+    }
+
+    /// What `withCrossingEdges`, `runsForever` and `compositeStep` look up in the whole graph, found
+    /// in one pass over it (per flow, the scans over every machine of the file made a file of 2,000
+    /// composite states quadratic): flows by id, each file's machines' parents, and for each machine
+    /// the edges that cross a boundary from inside it.
+    final class Index {
+        private let firstByID: [String: Int]
+        /// Per file, each machine's parent (the first machine of an id wins, as everywhere).
+        private var parents: [String?: [String: String?]] = [:]
+        /// Per file and machine id, the crossing edges from that machine or from one inside it: the
+        /// machine's index in the graph, the edge's index in it, and the machine just inside the one
+        /// asked about on the way up (nil for its own edges) — in the graph's order of machines and edges.
+        private var crossings: [String?: [String: [(machine: Int, transition: Int, child: String?)]]] = [:]
+        /// In a described machine, the steps reached by edges from other machines, by flow id.
+        let reachedByCrossingEdges: [String: Set<String>]
+        private let graph: FlowGraph
+
+        init(_ graph: FlowGraph) {
+            self.graph = graph
+            var firstByID: [String: Int] = [:]
+            for (i, flow) in graph.flows.enumerated() where firstByID[flow.id] == nil { firstByID[flow.id] = i }
+            self.firstByID = firstByID
+            for flow in graph.flows where flow.kind.isStateMachine {
+                let file = flow.location?.file
+                if parents[file, default: [:]][flow.id] == nil { parents[file, default: [:]][flow.id] = .some(flow.parent) }
+            }
+            var reached: [String: Set<String>] = [:]
+            for (m, machine) in graph.flows.enumerated() where machine.kind.isStateMachine {
+                let file = machine.location?.file
+                for (t, transition) in machine.transitions.enumerated() where transition.crossesInto != nil {
+                    if machine.kind.machine == .described { reached[transition.crossesInto!, default: []].insert(transition.to) }
+                    // Seen from the machine itself, and from each machine it is inside.
+                    // (A machine met twice on the way up, only in a broken graph, is taken once, where first met.)
+                    crossings[file, default: [:]][machine.id, default: []].append((m, t, nil))
+                    var child = machine.id
+                    var seen = Set<String>(), taken: Set<String> = [machine.id]
+                    while let parent = parents[file]?[child] ?? nil, seen.insert(child).inserted {
+                        if taken.insert(parent).inserted { crossings[file, default: [:]][parent, default: []].append((m, t, child)) }
+                        child = parent
+                    }
+                }
+            }
+            reachedByCrossingEdges = reached
+        }
+
+        /// The first flow with this id.
+        func flow(id: String) -> Flow? { firstByID[id].map { graph.flows[$0] } }
+
+        /// The crossing edges seen from machine `id` of `file`: its own and those of machines inside it.
+        func crossings(seenFrom id: String, inFile file: String?) -> [(machine: Int, transition: Int, child: String?)] {
+            crossings[file]?[id] ?? []
+        }
+
+        /// The machine just inside `outer` on the way up from machine `inner` (`inner` itself when
+        /// `outer` is its parent); nil when `inner` is not inside `outer`.
+        func child(of outer: String, above inner: String, inFile file: String?) -> String? {
+            var child = inner
+            var seen = Set<String>()
+            while let parent = parents[file]?[child] ?? nil, seen.insert(child).inserted {
+                if parent == outer { return child }
+                child = parent
+            }
+            return nil
+        }
     }
 
     /// True for a described machine that has no `[*] -->` (a composite used as a
@@ -87,27 +153,14 @@ enum DescribedMachines {
     static func leftByEvents(_ context: RuleContext) -> Bool {
         let flow = context.flow
         guard flow.kind.machine == .described,
-              let composite = compositeStep(of: flow, in: context.session.graph) else { return false }
+              let composite = compositeStep(of: flow, in: context.session) else { return false }
         return composite.flow.transitions.contains { $0.from == composite.step.id && $0.label != nil }
     }
 
     /// The composite state (and the flow holding it) whose inside `flow` is.
-    static func compositeStep(of flow: Flow, in graph: FlowGraph) -> (flow: Flow, step: Step)? {
-        guard let parentID = flow.parent, let parent = graph.flows.first(where: { $0.id == parentID }),
+    static func compositeStep(of flow: Flow, in session: AnalysisSession) -> (flow: Flow, step: Step)? {
+        guard let parentID = flow.parent, let parent = session.describedMachines.flow(id: parentID),
               let step = parent.steps.first(where: { $0.subflow == flow.id }) else { return nil }
         return (parent, step)
-    }
-
-    /// In a described machine, an edge into a composite's state or out of it to an outer state is
-    /// allowed: the steps it reaches in other machines, by flow id. Empty
-    /// for generated machines (where the dialect reports such an edge).
-    static func reachedByCrossingEdges(_ graph: FlowGraph) -> [String: Set<String>] {
-        var reached: [String: Set<String>] = [:]
-        for flow in graph.flows where flow.kind.machine == .described {
-            for transition in flow.transitions {
-                if let other = transition.crossesInto { reached[other, default: []].insert(transition.to) }
-            }
-        }
-        return reached
     }
 }

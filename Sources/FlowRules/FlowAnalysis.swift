@@ -201,7 +201,13 @@ public final class FlowAnalysis: Sendable {
 
     /// Keys read by steps reachable from step `index` by one transition or more.
     public func keysReadLater(after index: Int) -> Set<String> {
-        facts.keysReadLater(after: index)
+        facts.keysReadLater(after: [index])
+    }
+
+    /// Keys read by steps reachable from any of `steps` by one transition or more: one walk, where a
+    /// walk per step made a flow that runs one sub-flow at each of its thousands of steps quadratic.
+    public func keysReadLater(afterAny steps: [Int]) -> Set<String> {
+        facts.keysReadLater(after: steps)
     }
 
     /// Keys used by any step reachable from the start (entries included): read, tested by a case,
@@ -346,6 +352,28 @@ public final class AnalysisSession {
         return callers
     }()
 
+    /// The graph's state machines as `DescribedMachines` looks them up, found once.
+    lazy var describedMachines = DescribedMachines.Index(graph)
+    /// Per described machine's id, the analysis of the machine with the edges that cross its
+    /// composites' boundaries (`DescribedMachines.withCrossingEdges`); nil inside when it has none.
+    var crossingAnalyses: [String: FlowAnalysis?] = [:]
+
+    /// Per source location of a declared read, the steps (flow and step index) that declare it:
+    /// a read written once and run by several flows, found without a scan of the graph per read.
+    private lazy var readSteps: [SourceLocation: [(flow: Int, step: Int)]] = {
+        var steps: [SourceLocation: [(flow: Int, step: Int)]] = [:]
+        for (f, flow) in graph.flows.enumerated() {
+            for (i, step) in flow.steps.enumerated() {
+                var seen = Set<SourceLocation>()
+                for read in step.reads { if let at = read.location, seen.insert(at).inserted { steps[at, default: []].append((f, i)) } }
+            }
+        }
+        return steps
+    }()
+
+    /// The steps (flow and step index, in the graph's order) with a declared read at `location`.
+    func stepsReading(at location: SourceLocation) -> [(flow: Int, step: Int)] { readSteps[location] ?? [] }
+
     /// Creates a session over `graph`.
     public init(graph: FlowGraph) { self.graph = graph }
 
@@ -433,7 +461,7 @@ public final class AnalysisSession {
             let caller = graph.flows[index]
             guard caller.id != flow.id else { continue }
             let analysis = analysis(of: caller)
-            for call in callSteps { keys.formUnion(analysis.keysReadLater(after: call)) }
+            keys.formUnion(analysis.keysReadLater(afterAny: callSteps))
             keys.formUnion(caller.outputs.map(\.key))
         }
         return keys

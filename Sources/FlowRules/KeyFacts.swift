@@ -248,11 +248,11 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
         return false
     }
 
-    /// The names of the keys read by steps reachable from `step` by one transition or more.
-    func keysReadLater(after step: Int) -> Set<String> {
+    /// The names of the keys read by steps reachable from any of `starts` by one transition or more.
+    func keysReadLater(after starts: [Int]) -> Set<String> {
         var seen = Array(repeating: false, count: successors.count)
         var steps: [Int] = []
-        var stack = successors[step]
+        var stack = starts.flatMap { successors[$0] }
         while let s = stack.popLast() {
             guard !seen[s] else { continue }
             seen[s] = true

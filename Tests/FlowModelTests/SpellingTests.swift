@@ -65,4 +65,74 @@ import Testing
         #expect(Spelling.suggestion(for: "stepAA", in: candidates)?.isUnique == true)   // stepA twice is one name
         #expect(Spelling.suggestion(for: "stepC", in: candidates)?.isUnique == false)
     }
+
+    /// The answers before `Spelling.Candidates`: every candidate compared, by plain Levenshtein.
+    private func referenceSuggestion(_ word: String, _ candidates: [String]) -> (name: String, isUnique: Bool)? {
+        let limit = max(1, word.count / 3)
+        let scored = Set(candidates).filter { $0 != word }.map { ($0, reference(word.lowercased(), $0.lowercased())) }.filter { $0.1 <= limit }
+        guard let best = scored.map(\.1).min() else { return nil }
+        let names = scored.filter { $0.1 == best }.map(\.0)
+        return (names.min()!, names.count == 1)
+    }
+
+    @Test("Candidates answer as comparing every candidate would: random words, many asked of one Candidates")
+    func candidatesAgreeWithComparingEveryCandidate() {
+        var random = SpellingRandom(seed: 16)
+        let alphabet = Array("abcAB_1é")
+        func word() -> String { String((0..<random.below(10)).map { _ in alphabet[random.below(alphabet.count)] }) }
+        for _ in 0..<60 {
+            let names = (0..<random.below(41)).map { _ in word() }
+            var candidates = Spelling.Candidates(names)
+            for _ in 0..<30 {
+                let asked = random.below(2) == 0 && !names.isEmpty ? names[random.below(names.count)] + "x" : word()
+                let expected = referenceSuggestion(asked, names)
+                let got = candidates.suggestion(for: asked)
+                #expect(got?.name == expected?.name && got?.isUnique == expected?.isUnique, "\(asked) in \(names)")
+                #expect(candidates.closest(to: asked) == Spelling.closest(to: asked, in: names))
+            }
+        }
+    }
+
+    @Test("a word whose comparisons would pass the budget gets no suggestion, nor does any later word that needs one")
+    func candidatesKeepToTheirBudget() {
+        let ids = (0..<1_000).map { "step\($0)" }  // 5 to 7 characters
+        var roomy = Spelling.Candidates(ids, budget: .max)
+        #expect(roomy.suggestion(for: "steq12").map { [$0.name: $0.isUnique] } == ["step12": true])
+        let cost = Int.max - roomy.budget
+        #expect(cost >= 1_000)  // every id looked at (6 characters, 2 edits: ids of 4 to 8 characters)
+        // Exactly enough: the same answer, and nothing left.
+        var exact = Spelling.Candidates(ids, budget: cost)
+        #expect(exact.suggestion(for: "steq12")?.name == "step12")
+        #expect(exact.budget == 0)
+        // One short: no answer; then a word with no id of a length within reach still gets its (empty)
+        // answer, and one that needs a comparison gets none.
+        var short = Spelling.Candidates(ids, budget: cost - 1)
+        #expect(short.suggestion(for: "steq12") == nil)
+        #expect(short.matches(for: "a-much-longer-name-than-any-id")?.isEmpty == true)
+        #expect(short.matches(for: "step1") == nil)
+        // The same questions in the same order get the same answers.
+        let questions = (0..<40).map { "stepp\($0 * 7)" }
+        var first = Spelling.Candidates(ids, budget: 30 * cost), second = Spelling.Candidates(ids, budget: 30 * cost)
+        let answers = questions.map { first.suggestion(for: $0)?.name }
+        #expect(answers == questions.map { second.suggestion(for: $0)?.name })
+        #expect(answers.contains(nil) && answers.contains { $0 != nil })
+        // The default budget answers a thousand broken names among a thousand ids.
+        var plenty = Spelling.Candidates(ids)
+        #expect((0..<1_000).allSatisfy { plenty.suggestion(for: "stepp\($0)") != nil })
+    }
+}
+
+/// SplitMix64, seeded, so that a failure can be replayed.
+private struct SpellingRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -121,7 +121,7 @@ struct DataFlowOracleTests {
         }
     }
 
-    @Test("must-set, read later, keys read later and reaching definitions on 1,500 random flows")
+    @Test("must-set, read later, keys read later (after a step, after any of several) and reaching definitions on 1,500 random flows")
     func agree() {
         var random = Random(state: 0xF10E_5EED)
         for round in 0..<1500 {
@@ -142,6 +142,10 @@ struct DataFlowOracleTests {
             for i in flow.steps.indices {
                 #expect(analysis.keysReadLater(after: i) == dense.readLater[i], "round \(round): keys read later after step \(i)")
             }
+            // After any of several steps (a sub-flow run at each of them): the union, in one walk.
+            let some = flow.steps.indices.filter { _ in Bool.random(using: &random) }
+            #expect(analysis.keysReadLater(afterAny: some) == some.reduce(into: Set<String>()) { $0.formUnion(dense.readLater[$1]) },
+                    "round \(round): keys read later after any of \(some)")
         }
     }
 }

@@ -122,20 +122,54 @@ public struct DeadEndRule: Rule {
         return findings
     }
 
-    /// Strongly connected components of `nodes` that no edge leaves (the loops a run cannot escape).
+    /// Strongly connected components of `nodes` that no edge leaves (the loops a run cannot escape),
+    /// each with more than one step or a step that leads to itself, ordered by their smallest step.
+    ///
+    /// Tarjan's algorithm with an explicit stack, so linear in the steps and edges of `nodes` and
+    /// with no recursion: a flow whose long chain of steps runs into a loop with no end must not cost
+    /// a walk per step (asking each step whether it reaches back took 35 s for 1,000 such steps).
     static func bottomComponents(of nodes: Set<Int>, successors: (Int) -> [Int]) -> [Set<Int>] {
+        var order: [Int: Int] = [:]     // when each node was first seen
+        var lowest: [Int: Int] = [:]    // the earliest node on the stack it reaches
+        var onStack = Set<Int>()
+        var stack: [Int] = []
         var components: [Set<Int>] = []
-        var remaining = nodes
-        while let start = remaining.min() {
-            // Everything reachable from `start` within `nodes`, and among it what reaches back.
-            let forward = FlowAnalysis.closure(from: [start], next: { successors($0).filter(nodes.contains) })
-            let component = forward.filter { node in
-                FlowAnalysis.closure(from: [node], next: { successors($0).filter(nodes.contains) }).contains(start)
+        for root in nodes.sorted() where order[root] == nil {
+            // Each frame: a node and its successors within `nodes` still to visit.
+            var frames: [(node: Int, next: [Int], at: Int)] = []
+            func enter(_ node: Int) {
+                order[node] = order.count
+                lowest[node] = order[node]
+                stack.append(node)
+                onStack.insert(node)
+                frames.append((node, successors(node).filter(nodes.contains), 0))
             }
-            let leaves = component.contains { node in successors(node).contains { nodes.contains($0) && !component.contains($0) } }
-            if !leaves, component.count > 1 || successors(start).contains(start) { components.append(Set(component)) }
-            remaining.subtract(component.isEmpty ? [start] : Set(component))
-            remaining.remove(start)
+            enter(root)
+            while !frames.isEmpty {
+                let top = frames.count - 1
+                let node = frames[top].node
+                if frames[top].at < frames[top].next.count {
+                    let next = frames[top].next[frames[top].at]
+                    frames[top].at += 1
+                    if order[next] == nil {
+                        enter(next)
+                    } else if onStack.contains(next) {
+                        lowest[node] = min(lowest[node]!, order[next]!)
+                    }
+                    continue
+                }
+                frames.removeLast()
+                if let parent = frames.last?.node { lowest[parent] = min(lowest[parent]!, lowest[node]!) }
+                guard lowest[node] == order[node] else { continue }
+                var component = Set<Int>()
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component.insert(member)
+                    if member == node { break }
+                }
+                let leaves = component.contains { member in successors(member).contains { nodes.contains($0) && !component.contains($0) } }
+                if !leaves, component.count > 1 || successors(node).contains(node) { components.append(component) }
+            }
         }
         return components.sorted { $0.min()! < $1.min()! }
     }

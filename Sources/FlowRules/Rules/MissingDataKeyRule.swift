@@ -92,6 +92,7 @@ public struct MissingDataKeyRule: Rule {
         let flow = context.flow
         var findings: [Finding] = []
         var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
+        var spellingKeys: [String: Spelling.Candidates] = [:]
         for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
             let step = analysis.step(i)
             let declared = step.reads.count
@@ -114,7 +115,7 @@ public struct MissingDataKeyRule: Rule {
                 var fix: Fix?
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"
-                    if n < declared, let key = Self.spelling(of: read, at: i, in: analysis, session: context.session) {
+                    if n < declared, let key = Self.spelling(of: read, at: i, in: analysis, session: context.session, keys: &spellingKeys) {
                         message += "; did you mean '\(key)'?"
                         fix = Fix.rename(read.key, to: key, at: read.location)
                     }
@@ -160,22 +161,31 @@ public struct MissingDataKeyRule: Rule {
     ///
     /// A read written once and run by several flows (an operation class) is renamed for all of
     /// them: every flow running it must then lack the key and have the same one set.
-    static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis, session: AnalysisSession) -> String? {
-        guard let key = spelling(of: read, at: index, in: analysis) else { return nil }
+    static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis, session: AnalysisSession,
+                         keys: inout [String: Spelling.Candidates]) -> String? {
+        guard let key = spelling(of: read, at: index, in: analysis, keys: &keys) else { return nil }
         guard let location = read.location else { return key }
-        for flow in session.graph.flows where flow.id != analysis.flow.id {
-            for (i, step) in flow.steps.enumerated() where step.reads.contains(where: { $0.location == location && $0.key == read.key }) {
+        for (f, i) in session.stepsReading(at: location) where session.graph.flows[f].id != analysis.flow.id {
+            let flow = session.graph.flows[f]
+            if flow.steps[i].reads.contains(where: { $0.location == location && $0.key == read.key }) {
                 let other = session.analysis(of: flow)
                 let written = flow.initialData.contains { $0.key == read.key } || !other.writers(of: read.key).isEmpty
-                guard !written, spelling(of: read, at: i, in: other) == key else { return nil }
+                guard !written, spelling(of: read, at: i, in: other, keys: &keys) == key else { return nil }
             }
         }
         return key
     }
 
-    private static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis) -> String? {
-        let set = analysis.keys.filter { $0 != read.key && analysis.isDefinitelySet($0, before: index) }
-        guard let key = Spelling.unique(to: read.key, in: set) else { return nil }
+    /// `keys`: each flow's keys as spelling candidates, by flow id, made once for all its reads.
+    private static func spelling(of read: DataAccess, at index: Int, in analysis: FlowAnalysis,
+                                 keys: inout [String: Spelling.Candidates]) -> String? {
+        // The keys close in spelling first, then which of them are set: asking every key of a flow
+        // whether it is set, for every read of a key nothing sets, was quadratic in a long flow.
+        let flow = analysis.flow.id
+        if keys[flow] == nil { keys[flow] = Spelling.Candidates(analysis.keys) }
+        guard let close = keys[flow]!.matches(for: read.key) else { return nil }
+        let set = close.filter { $0.name != read.key && analysis.isDefinitelySet($0.name, before: index) }
+        guard let key = Spelling.suggestion(among: set).flatMap({ $0.isUnique ? $0.name : nil }) else { return nil }
         if let readType = read.type {
             let definitions = analysis.reachingDefinitions(of: key, at: index)
             guard definitions.allSatisfy({ $0.access.type?.isCompatible(withRead: readType) ?? true }) else { return nil }

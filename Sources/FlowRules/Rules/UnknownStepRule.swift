@@ -60,9 +60,11 @@ public struct UnknownStepRule: Rule {
         let flow = context.flow
         let ids = Set(flow.steps.map(\.id))
         // One comparison with every id gives both the message's "did you mean" and, when no other id
-        // is as close, the fix (a flow with many broken transitions compares each once).
+        // is as close, the fix. The ids are lowercased once for all broken names, and a flow with
+        // thousands of them gets suggestions within `Spelling.Candidates`'s budget.
+        var candidates = Spelling.Candidates(flow.steps.map(\.id))
         func suggestion(_ id: String) -> (hint: String, meant: String?) {
-            guard let found = Spelling.suggestion(for: id, in: ids) else { return ("", nil) }
+            guard let found = candidates.suggestion(for: id) else { return ("", nil) }
             return ("; did you mean '\(found.name)'?", found.isUnique ? found.name : nil)
         }
         var findings: [Finding] = []
@@ -85,13 +87,16 @@ public struct UnknownStepRule: Rule {
             if let meant, meant != transition.from { finding.fix = Fix.rename(transition.to, to: meant, at: transition.location) }
             findings.append(finding)
         }
+        // Made when a step first runs a flow that is not there.
+        var flowNames: (idsAndNames: Spelling.Candidates, names: Spelling.Candidates)?
         for step in flow.steps {
             guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
             // A reference names a flow by id or by name: the fix is the one id or name closest to it,
             // and the message suggests what the fix would write.
-            let names = context.session.graph.flows.map(\.name)
-            let meant = Spelling.unique(to: reference, in: Set(context.session.graph.flows.flatMap { [$0.id, $0.name] }))
-            let suggestion = (meant ?? Spelling.closest(to: reference, in: names)).map { "; did you mean '\($0)'?" } ?? ""
+            let flows = context.session.graph.flows
+            if flowNames == nil { flowNames = (Spelling.Candidates(flows.flatMap { [$0.id, $0.name] }), Spelling.Candidates(flows.map(\.name))) }
+            let meant = flowNames!.idsAndNames.unique(to: reference)
+            let suggestion = (meant ?? flowNames!.names.closest(to: reference)).map { "; did you mean '\($0)'?" } ?? ""
             var finding = context.finding(
                 Self.description, "step '\(step.name)' runs the flow '\(reference)', which is not among the flows read\(suggestion)",
                 at: step.location, step: step.id)

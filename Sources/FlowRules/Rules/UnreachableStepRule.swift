@@ -68,7 +68,7 @@ public struct UnreachableStepRule: Rule {
         var unreachable = analysis.uniqueSteps.filter { !analysis.reachable.contains($0) && $0 < written }
         // A plain PlantUML diagram may enter a composite at any inner state, or leave it to an outer one.
         if context.flow.kind.machine == .described,
-           let targets = DescribedMachines.reachedByCrossingEdges(context.session.graph)[context.flow.id] {
+           let targets = context.session.describedMachines.reachedByCrossingEdges[context.flow.id] {
             let roots = analysis.uniqueSteps.filter { targets.contains(analysis.step($0).id) }
             let reached = FlowAnalysis.closure(from: roots, next: { analysis.successors[$0].map(\.to) })
             unreachable.removeAll(where: reached.contains)

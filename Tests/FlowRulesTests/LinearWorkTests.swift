@@ -1,0 +1,101 @@
+import FlowLensTestSupport
+import FlowModel
+@testable import FlowRules
+import Testing
+
+/// Shapes of flow on which a rule once did work quadratic or worse in the flow's size (issue 17: "Nothing
+/// in the rules needs more than (near-)linear time per flow"). No test here is timed: each checks the
+/// findings at a size the old code could not finish in any reasonable time, or checks a rewritten
+/// algorithm against the simple one it replaced.
+@Suite struct LinearWorkTests {
+    /// A flow of these steps.
+    private func flow(_ steps: [String], name: String = "Shape") -> String {
+        (["version: 1", "flows:", "  - name: \(name)", "    steps:"] + steps.map { "      - " + $0 }).joined(separator: "\n") + "\n"
+    }
+
+    /// What `bottomComponents` computed before (a walk per step of a walk per step): the reference.
+    private func referenceBottomComponents(of nodes: Set<Int>, successors: (Int) -> [Int]) -> [Set<Int>] {
+        var components: [Set<Int>] = []
+        var remaining = nodes
+        while let start = remaining.min() {
+            let forward = FlowAnalysis.closure(from: [start], next: { successors($0).filter(nodes.contains) })
+            let component = forward.filter { node in
+                FlowAnalysis.closure(from: [node], next: { successors($0).filter(nodes.contains) }).contains(start)
+            }
+            let leaves = component.contains { node in successors(node).contains { nodes.contains($0) && !component.contains($0) } }
+            if !leaves, component.count > 1 || successors(start).contains(start) { components.append(Set(component)) }
+            remaining.subtract(Set(component))
+            remaining.remove(start)
+        }
+        return components.sorted { $0.min()! < $1.min()! }
+    }
+
+    @Test("dead-end's loops with no way out: Tarjan's components are the reference's, on 400 random graphs")
+    func bottomComponentsAgreeWithTheReference() {
+        var state: UInt64 = 17
+        func below(_ bound: Int) -> Int {  // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        var nonEmpty = 0
+        for _ in 0..<400 {
+            let count = 1 + below(30)
+            let edges = (0..<count).map { _ in (0..<below(4)).map { _ in below(count + 2) } }  // some lead outside the graph
+            let nodes = Set((0..<count).filter { _ in below(5) > 0 })
+            let successors: (Int) -> [Int] = { $0 < edges.count ? edges[$0] : [] }
+            let expected = referenceBottomComponents(of: nodes, successors: successors)
+            #expect(DeadEndRule.bottomComponents(of: nodes, successors: successors) == expected, "\(edges) \(nodes.sorted())")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 100)  // the graphs do have such loops
+    }
+
+    @Test("a chain of 5,000 steps running into a loop with no end: one finding, at the loop")
+    func longChainIntoALoop() {
+        let count = 5_000
+        let steps = (0..<count).map { "{id: s\($0), next: s\($0 + 1)}" } + ["{id: s\(count), next: back}", "{id: back, next: s\(count)}"]
+        let found = findings("dead-end", in: flow(steps + ["{id: done, kind: end}"]))
+        #expect(found.map(\.message) == ["steps 's\(count)', 'back' loop forever: no end can be reached from them"])
+        // And a ring of every step, with no way out.
+        let ring = (0..<count).map { "{id: r\($0), next: r\(($0 + 1) % count)}" }
+        let inRing = findings("dead-end", in: flow(ring + ["{id: done, kind: end}"]))
+        #expect(inRing.count == 1)
+        #expect(inRing.first?.message.hasPrefix("steps 'r0', 'r1', 'r2'") == true)
+    }
+
+    @Test("unknown-step: thousands of broken names among thousands of steps, each reported; early ones with a suggestion")
+    func manyBrokenTransitions() {
+        let count = 3_000
+        let steps = (0..<count).map { "{id: step\($0), next: [{to: step\($0 + 1), when: ok}, {to: stepp\($0), otherwise: true}]}" }
+        let found = findings("unknown-step", in: flow(steps + ["{id: step\(count), kind: end}"]))
+        #expect(found.count == count)
+        // Every finding is there; "did you mean" comes while the comparisons stay within the budget.
+        let suggested = found.filter { $0.message.contains("did you mean") }
+        #expect(!suggested.isEmpty && suggested.count < count)
+        #expect(found.first { $0.step == "step0" }?.message.contains("did you mean 'step0'?") == true)
+        // A couple of broken names among as many steps get theirs, and the fix when it is certain.
+        let few = (0..<count).map { "{id: step\($0), next: \($0 == 10 ? "steq11" : $0 == 20 ? "zzz" : "step\($0 + 1)")}" }
+        let fewFound = findings("unknown-step", in: flow(few + ["{id: step\(count), kind: end}"]))
+        #expect(fewFound.map(\.message) == [
+            "step 'step10' goes to 'steq11', which is not a step of 'Shape'; did you mean 'step11'?",
+            "step 'step20' goes to 'zzz', which is not a step of 'Shape'",
+        ])
+        #expect(fewFound.first?.fix != nil)
+    }
+
+    @Test("missing-data-key: a long flow whose every step reads a key nothing sets, beside thousands of keys that are set")
+    func manyMissingReadsAmongManyKeys() {
+        let count = 4_000
+        // Step i writes key_i and reads keyy_(i-1): a typo of the key the step before wrote.
+        let steps = (0..<count).map { i in
+            "{id: s\(i), writes: {key_\(i): Int}, reads: {\(i == 0 ? "start" : "keyy_\(i - 1)"): Int}, next: s\(i + 1)}"
+        }
+        let found = findings("missing-data-key", in: flow(steps + ["{id: s\(count), kind: end}"]))
+        #expect(found.count == count)
+        #expect(found.first { $0.step == "s5" }?.message == "step 's5' reads 'keyy_4', but no step sets it and the flow does not start with it; did you mean 'key_4'?")
+        #expect(found.first { $0.step == "s5" }?.fix != nil)
+    }
+}
