@@ -435,11 +435,18 @@ public final class AnalysisSession {
             .filter { analysis.reachable.contains($0) }
         var outputs: [DataAccess] = []
         if !exits.isEmpty {
+            // Set on the way to every exit: what the first exit has, kept while each next exit has it
+            // too. Only the keys still in the running are asked about (asking every key at every exit
+            // made a sub-flow with thousands of failure exits and keys quadratic).
             var keys: Set<String>? = nil
             for exit in exits {
-                var set = Set(analysis.keys.filter { analysis.isDefinitelySet($0, before: exit) })
-                set.formUnion(analysis.effectiveWrites[exit].map(\.key))
-                keys = keys.map { $0.intersection(set) } ?? set
+                let written = Set(analysis.effectiveWrites[exit].map(\.key))
+                if let kept = keys {
+                    keys = kept.filter { written.contains($0) || analysis.isDefinitelySet($0, before: exit) }
+                } else {
+                    keys = Set(analysis.keys.filter { analysis.isDefinitelySet($0, before: exit) }).union(written)
+                }
+                if keys!.isEmpty { break }
             }
             let inputKeys = Set(flow.initialData.map(\.key))
             for key in (keys ?? []).subtracting(inputKeys).sorted() {

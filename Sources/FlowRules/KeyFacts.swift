@@ -50,6 +50,9 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
     private let exit: [Int]
     /// Per key whose writers are all reachable: the writers, by entry time in the dominator tree.
     private let writersInTreeOrder: [[Int]?]
+    /// Per key: its reachable certain writers by entry time in the dominator tree, each with the
+    /// largest exit time of it and the writers before it (see `isDominatedByCertainWriter`).
+    private let certainWritersInTreeOrder: [[(enter: Int, exitSoFar: Int)]]
 
     private let lock = NSLock()
     /// Per key, per step: whether a path from an entry reaches the step (inclusive) without a write
@@ -91,6 +94,13 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
         writersInTreeOrder = keys.map { key in
             key.lastDefinition.allSatisfy { reachable[$0.step] } ? key.lastDefinition.map(\.step).sorted { enter[$0] < enter[$1] } : nil
         }
+        certainWritersInTreeOrder = keys.map { key in
+            var exitSoFar = Int.min
+            return key.certainWriters.filter { reachable[$0] }.sorted { enter[$0] < enter[$1] }.map { w in
+                exitSoFar = max(exitSoFar, exit[w])
+                return (enter[w], exitSoFar)
+            }
+        }
         unsetReaches = Array(repeating: [:], count: keys.count)
         readFrom = Array(repeating: [:], count: keys.count)
         writerBounds = Array(repeating: nil, count: keys.count)
@@ -104,10 +114,28 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
         guard isReachable[step] else { return false }
         if keys[key].initial { return true }
         if isEntry[step] { return false }  // a run starts here with the initial data only
+        // Most reads follow a step that sets the key on every run and that every way to them passes:
+        // answered from the dominator tree, with no walk (and no lock: nothing here changes).
+        if isDominatedByCertainWriter(key, step) { return true }
         lock.lock()
         defer { lock.unlock() }
         guard let bounds = bounds(of: key) else { return false }  // no reachable step writes it
         return !predecessors[step].contains { isReachable[$0] && reachesUnset(key, $0, bounds) }
+    }
+
+    /// Whether a step that writes `key` on every run strictly dominates `step` (every way from an
+    /// entry to `step` passes it first; nothing unsets a key, so it is set there). In the dominator
+    /// tree's walk, that is a writer entered before `step` and left after it: among the writers
+    /// entered before `step`, the largest exit time tells (intervals of the tree nest or are apart).
+    private func isDominatedByCertainWriter(_ key: Int, _ step: Int) -> Bool {
+        let writers = certainWritersInTreeOrder[key]
+        // The writers entered strictly before `step` (an unreachable step has none: it has no interval).
+        var low = 0, high = writers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if writers[middle].enter < enter[step] { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && writers[low - 1].exitSoFar >= exit[step]
     }
 
     private func writes(_ key: Int, _ step: Int) -> Bool {
