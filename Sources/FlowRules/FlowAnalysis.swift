@@ -374,6 +374,20 @@ public final class AnalysisSession {
     /// The steps (flow and step index, in the graph's order) with a declared read at `location`.
     func stepsReading(at location: SourceLocation) -> [(flow: Int, step: Int)] { readSteps[location] ?? [] }
 
+    /// Values worked out once per graph, by their type (`shared(_:)`).
+    private var sharedValues: [ObjectIdentifier: Any] = [:]
+
+    /// A value a rule works out from the whole graph and then looks up for each flow, made by `make`
+    /// on the first call for its type and kept for the session (a scan of the graph for each flow is
+    /// quadratic in the flows). Give each such value a type of its own.
+    public func shared<Value>(_ make: (FlowGraph) -> Value) -> Value {
+        let key = ObjectIdentifier(Value.self)
+        if let known = sharedValues[key] as? Value { return known }
+        let value = make(graph)
+        sharedValues[key] = value
+        return value
+    }
+
     /// Creates a session over `graph`.
     public init(graph: FlowGraph) { self.graph = graph }
 

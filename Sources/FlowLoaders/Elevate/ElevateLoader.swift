@@ -191,7 +191,7 @@ struct ElevateReader {
             return nil
         }
         // Its parts: the blocks directly inside it, and `timeout N`.
-        for child in src.structure.blocks.indices where src.structure.blocks[child].parent == block {
+        for child in src.structure.children[block] {
             let kind = src.structure.blocks[child].kind
             guard kind == .doBlock || kind == .brace, let owner = src.owner(ofBlock: child), owner.receiver == nil,
                   src.structure.enclosing[owner.nameIndex] == block else { continue }

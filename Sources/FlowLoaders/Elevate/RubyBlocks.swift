@@ -56,6 +56,8 @@ struct RubyBlocks {
 
     let tokens: [RubyToken]
     private(set) var blocks: [Block] = []
+    /// For each block, the blocks directly inside it, in order.
+    private(set) var children: [[Int]] = []
     /// For each token index that opens a block, the block's index.
     private(set) var blockAt: [Int: Int] = [:]
     /// For each token, the innermost block containing it (its opener and closer belong to the outer block).
@@ -71,6 +73,8 @@ struct RubyBlocks {
             problems = []
             _ = match(usingIndentation: true)
         }
+        children = Array(repeating: [], count: blocks.count)
+        for (b, block) in blocks.enumerated() { if let parent = block.parent { children[parent].append(b) } }
     }
 
     // MARK: - Token classes

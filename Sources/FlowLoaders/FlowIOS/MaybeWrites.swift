@@ -15,98 +15,185 @@ enum MaybeWrites {
     /// Calls taking a closure they always run, before they return.
     static let alwaysRun: Set<String> = ["sync", "autoreleasepool", "performAndWait", "withLock", "synchronized"]
 
-    /// The conditions under which the `setData` call `call` happens, outermost first, joined with
-    /// "and"; nil when it happens on every successful run.
-    /// `body` is the call's outermost body (`AccessCollector.outermostBody`) and `bodySucceeds` whether
-    /// it calls `finishSuccessfully` anywhere (`callsFinishSuccessfully`), asked once per body by the
-    /// caller rather than once per write: a body's every write would walk all of it again.
-    static func condition(of call: FunctionCallExprSyntax, in body: Syntax?, bodySucceeds: Bool) -> String? {
-        guard let body else { return nil }
-        var conditions: [String] = []
-        var node = Syntax(call)
-        while let parent = node.parent, parent.id != body.id {
-            if let ifExpr = parent.as(IfExprSyntax.self) {
-                let condition = text(ifExpr.conditions)
-                if node.id == ifExpr.body.id {
-                    let otherwise: Syntax? = ifExpr.elseBody.map { Syntax($0) }
-                    if canSucceed(around: Syntax(ifExpr), alternative: otherwise, bodySucceeds: bodySucceeds, body: body) {
-                        conditions.append("\(condition) holds")
-                    }
-                } else if let elseBody = ifExpr.elseBody, node.id == elseBody.id,
-                          canSucceed(around: Syntax(ifExpr), alternative: Syntax(ifExpr.body), bodySucceeds: bodySucceeds, body: body) {
-                    conditions.append("\(condition) is false")
-                }
-            } else if let switchCase = parent.as(SwitchCaseSyntax.self), node.id == switchCase.statements.id,
-                      let switchExpr = switchCase.parent?.parent?.as(SwitchExprSyntax.self) {
-                let others = switchExpr.cases.compactMap { $0.as(SwitchCaseSyntax.self) }.filter { $0.id != switchCase.id }
-                if others.contains(where: { canSucceed(around: Syntax(switchExpr), alternative: Syntax($0.statements), bodySucceeds: bodySucceeds, body: body) }) {
-                    switch switchCase.label {
-                    case let .case(label): conditions.append("\(text(switchExpr.subject)) matches \(text(label.caseItems))")
-                    case .default: conditions.append("\(text(switchExpr.subject)) matches no other case")
-                    }
-                }
-            } else if let clause = parent.as(CatchClauseSyntax.self), node.id == clause.body.id,
-                      let doStmt = clause.parent?.parent?.as(DoStmtSyntax.self),
-                      canSucceed(around: Syntax(doStmt), alternative: Syntax(doStmt.body), bodySucceeds: bodySucceeds, body: body) {
-                conditions.append(clause.catchItems.isEmpty ? "an error is thrown" : "an error matching \(text(clause.catchItems)) is thrown")
-            } else if let doStmt = parent.as(DoStmtSyntax.self), node.id == doStmt.body.id, !doStmt.catchClauses.isEmpty,
-                      let firstTry = firstTry(in: Syntax(doStmt.body)), firstTry.position < call.position,
-                      doStmt.catchClauses.contains(where: { canSucceed(around: Syntax(doStmt), alternative: Syntax($0.body), bodySucceeds: bodySucceeds, body: body) }) {
-                // A `try` before the write can jump to a `catch` that still lets the operation succeed.
-                conditions.append("no error is thrown by \(firstTry.oneLineText)")
-            } else if let guardStmt = parent.as(GuardStmtSyntax.self), node.id == guardStmt.body.id {
-                conditions.append("\(text(guardStmt.conditions)) is false")
-            } else if let closure = parent.as(ClosureExprSyntax.self) {
-                let callee = closureCallee(closure)
-                // A closure that finishes the operation is the way to success: it runs whenever it succeeds.
-                if !contains(Syntax(closure), calls: ["finishSuccessfully"]), !alwaysRun.contains(callee ?? "") {
-                    conditions.append(callee.map { "the closure given to \($0) runs" } ?? "the closure runs")
-                }
-            }
-            node = parent
+    /// One function body's writes, asked about one by one: what each question learns of the body's
+    /// statements and branches (whether one finishes successfully, fails or returns; what follows a
+    /// statement) is kept for the next. Asked afresh for each write, an operation with thousands of
+    /// conditional writes in a row looked at every later statement for each of them: 1,000 such
+    /// writes took 30 s.
+    final class Body {
+        /// The call's outermost body (`AccessCollector.outermostBody`).
+        let body: Syntax
+        /// Whether the body calls `finishSuccessfully` anywhere (`callsFinishSuccessfully`).
+        let bodySucceeds: Bool
+        private var finishing: [SyntaxIdentifier: Bool] = [:]
+        private var failing: [SyntaxIdentifier: Bool] = [:]
+        private var exiting: [SyntaxIdentifier: Bool] = [:]
+        /// Per statement of a list, whether what follows it reaches success before failing.
+        private var afterItem: [SyntaxIdentifier: Bool] = [:]
+        /// Per `switch`, the cases through which a run can go around a write and still succeed.
+        private var succeedingCases: [SyntaxIdentifier: Set<SyntaxIdentifier>] = [:]
+        private var firstTries: [SyntaxIdentifier: TryExprSyntax?] = [:]
+
+        init(_ body: Syntax) {
+            self.body = body
+            bodySucceeds = MaybeWrites.callsFinishSuccessfully(body)
         }
-        return conditions.isEmpty ? nil : conditions.joined(separator: " and ")
-    }
 
-    /// Whether a run can go around the write and still finish successfully: through `alternative`
-    /// (another branch), or past the construct when there is none.
-    private static func canSucceed(around construct: Syntax, alternative: Syntax?, bodySucceeds: Bool, body: Syntax) -> Bool {
-        if let alternative { return succeeds(alternative, bodySucceeds: bodySucceeds) || fallsThrough(alternative) && afterSucceeds(construct, bodySucceeds: bodySucceeds, body: body) }
-        return afterSucceeds(construct, bodySucceeds: bodySucceeds, body: body)
-    }
-
-    /// A branch reaches success itself: it finishes successfully (or, in an operation that never calls
-    /// `finishSuccessfully`, it does not fail).
-    private static func succeeds(_ branch: Syntax, bodySucceeds: Bool) -> Bool {
-        if contains(branch, calls: ["finishSuccessfully"]) { return true }
-        return !bodySucceeds && !fails(branch) && !exits(branch)
-    }
-
-    /// A branch that neither fails nor leaves: the run goes on after the construct.
-    private static func fallsThrough(_ branch: Syntax) -> Bool { !fails(branch) && !exits(branch) && !contains(branch, calls: ["finishSuccessfully"]) }
-
-    /// What follows the construct, up to the end of the body, reaches success before failing.
-    private static func afterSucceeds(_ construct: Syntax, bodySucceeds: Bool, body: Syntax) -> Bool {
-        var node = construct
-        while let parent = node.parent, node.id != body.id {
-            if let item = node.as(CodeBlockItemSyntax.self), let list = parent.as(CodeBlockItemListSyntax.self) {
-                var after = false
-                for sibling in list {
-                    if sibling.id == item.id { after = true; continue }
-                    guard after else { continue }
-                    if contains(Syntax(sibling), calls: ["finishSuccessfully"]) { return true }
-                    if fails(Syntax(sibling)) || exits(Syntax(sibling)) { return false }
+        /// The conditions under which the `setData` call `call` happens, innermost first, joined
+        /// with "and"; nil when it happens on every successful run.
+        func condition(of call: FunctionCallExprSyntax) -> String? {
+            var conditions: [String] = []
+            var node = Syntax(call)
+            while let parent = node.parent, parent.id != body.id {
+                if let ifExpr = parent.as(IfExprSyntax.self) {
+                    let condition = MaybeWrites.text(ifExpr.conditions)
+                    if node.id == ifExpr.body.id {
+                        let otherwise: Syntax? = ifExpr.elseBody.map { Syntax($0) }
+                        if canSucceed(around: Syntax(ifExpr), alternative: otherwise) {
+                            conditions.append("\(condition) holds")
+                        }
+                    } else if let elseBody = ifExpr.elseBody, node.id == elseBody.id,
+                              canSucceed(around: Syntax(ifExpr), alternative: Syntax(ifExpr.body)) {
+                        conditions.append("\(condition) is false")
+                    }
+                } else if let switchCase = parent.as(SwitchCaseSyntax.self), node.id == switchCase.statements.id,
+                          let switchExpr = switchCase.parent?.parent?.as(SwitchExprSyntax.self) {
+                    if !cases(succeedingIn: switchExpr).subtracting([switchCase.id]).isEmpty {
+                        switch switchCase.label {
+                        case let .case(label): conditions.append("\(MaybeWrites.text(switchExpr.subject)) matches \(MaybeWrites.text(label.caseItems))")
+                        case .default: conditions.append("\(MaybeWrites.text(switchExpr.subject)) matches no other case")
+                        }
+                    }
+                } else if let clause = parent.as(CatchClauseSyntax.self), node.id == clause.body.id,
+                          let doStmt = clause.parent?.parent?.as(DoStmtSyntax.self),
+                          canSucceed(around: Syntax(doStmt), alternative: Syntax(doStmt.body)) {
+                    conditions.append(clause.catchItems.isEmpty ? "an error is thrown" : "an error matching \(MaybeWrites.text(clause.catchItems)) is thrown")
+                } else if let doStmt = parent.as(DoStmtSyntax.self), node.id == doStmt.body.id, !doStmt.catchClauses.isEmpty,
+                          let firstTry = firstTry(in: doStmt), firstTry.position < call.position,
+                          doStmt.catchClauses.contains(where: { canSucceed(around: Syntax(doStmt), alternative: Syntax($0.body)) }) {
+                    // A `try` before the write can jump to a `catch` that still lets the operation succeed.
+                    conditions.append("no error is thrown by \(firstTry.oneLineText)")
+                } else if let guardStmt = parent.as(GuardStmtSyntax.self), node.id == guardStmt.body.id {
+                    conditions.append("\(MaybeWrites.text(guardStmt.conditions)) is false")
+                } else if let closure = parent.as(ClosureExprSyntax.self) {
+                    let callee = MaybeWrites.closureCallee(closure)
+                    // A closure that finishes the operation is the way to success: it runs whenever it succeeds.
+                    if !finishes(Syntax(closure)), !MaybeWrites.alwaysRun.contains(callee ?? "") {
+                        conditions.append(callee.map { "the closure given to \($0) runs" } ?? "the closure runs")
+                    }
                 }
+                node = parent
             }
-            // Leaving a closure or a loop body: what follows may not run in the same order; stop here.
-            if parent.is(ClosureExprSyntax.self) { return !bodySucceeds }
-            node = parent
+            return conditions.isEmpty ? nil : conditions.joined(separator: " and ")
         }
-        // The end of the body: success only for an operation that never calls finishSuccessfully.
-        return !bodySucceeds
+
+        /// The cases of `switchExpr` through which a run can go around a write in another case and
+        /// still finish successfully.
+        private func cases(succeedingIn switchExpr: SwitchExprSyntax) -> Set<SyntaxIdentifier> {
+            if let known = succeedingCases[switchExpr.id] { return known }
+            let found = Set(switchExpr.cases.compactMap { $0.as(SwitchCaseSyntax.self) }
+                .filter { canSucceed(around: Syntax(switchExpr), alternative: Syntax($0.statements)) }.map(\.id))
+            succeedingCases[switchExpr.id] = found
+            return found
+        }
+
+        /// Whether a run can go around the write and still finish successfully: through `alternative`
+        /// (another branch), or past the construct when there is none.
+        private func canSucceed(around construct: Syntax, alternative: Syntax?) -> Bool {
+            if let alternative { return succeeds(alternative) || fallsThrough(alternative) && afterSucceeds(construct) }
+            return afterSucceeds(construct)
+        }
+
+        /// A branch reaches success itself: it finishes successfully (or, in an operation that never
+        /// calls `finishSuccessfully`, it does not fail).
+        private func succeeds(_ branch: Syntax) -> Bool {
+            if finishes(branch) { return true }
+            return !bodySucceeds && !fails(branch) && !exits(branch)
+        }
+
+        /// A branch that neither fails nor leaves: the run goes on after the construct.
+        private func fallsThrough(_ branch: Syntax) -> Bool { !fails(branch) && !exits(branch) && !finishes(branch) }
+
+        /// What follows the construct, up to the end of the body, reaches success before failing.
+        private func afterSucceeds(_ construct: Syntax) -> Bool {
+            var node = construct
+            while let parent = node.parent, node.id != body.id {
+                if let item = node.as(CodeBlockItemSyntax.self), let list = parent.as(CodeBlockItemListSyntax.self) {
+                    return after(item, in: list)
+                }
+                // Leaving a closure or a loop body: what follows may not run in the same order; stop here.
+                if parent.is(ClosureExprSyntax.self) { return !bodySucceeds }
+                node = parent
+            }
+            // The end of the body: success only for an operation that never calls finishSuccessfully.
+            return !bodySucceeds
+        }
+
+        /// What follows `item` in `list`: the first later statement that finishes successfully, fails
+        /// or returns decides; past the last, what follows the list. Found for every statement of the
+        /// list in one pass from its end.
+        private func after(_ item: CodeBlockItemSyntax, in list: CodeBlockItemListSyntax) -> Bool {
+            if let known = afterItem[item.id] { return known }
+            let items = Array(list)
+            // Past the list: as the walk up from its last statement goes on from the list itself.
+            var verdict: Bool?
+            for index in items.indices.reversed() {
+                let following: Bool
+                if let decided = verdict {
+                    following = decided
+                } else {
+                    following = afterList(list)
+                }
+                afterItem[items[index].id] = following
+                let statement = Syntax(items[index])
+                verdict = finishes(statement) ? true : fails(statement) || exits(statement) ? false : following
+            }
+            return afterItem[item.id]!
+        }
+
+        /// What follows a list of statements (the walk up continues from the list).
+        private func afterList(_ list: CodeBlockItemListSyntax) -> Bool {
+            var node = Syntax(list)
+            while let parent = node.parent, node.id != body.id {
+                if let item = node.as(CodeBlockItemSyntax.self), let outer = parent.as(CodeBlockItemListSyntax.self) {
+                    return after(item, in: outer)
+                }
+                if parent.is(ClosureExprSyntax.self) { return !bodySucceeds }
+                node = parent
+            }
+            return !bodySucceeds
+        }
+
+        private func finishes(_ node: Syntax) -> Bool {
+            if let known = finishing[node.id] { return known }
+            let found = MaybeWrites.contains(node, calls: ["finishSuccessfully"])
+            finishing[node.id] = found
+            return found
+        }
+
+        private func fails(_ node: Syntax) -> Bool {
+            if let known = failing[node.id] { return known }
+            let found = MaybeWrites.fails(node)
+            failing[node.id] = found
+            return found
+        }
+
+        private func exits(_ node: Syntax) -> Bool {
+            if let known = exiting[node.id] { return known }
+            let found = MaybeWrites.exits(node)
+            exiting[node.id] = found
+            return found
+        }
+
+        private func firstTry(in doStmt: DoStmtSyntax) -> TryExprSyntax? {
+            if let known = firstTries[doStmt.id] { return known }
+            let found = MaybeWrites.firstTry(in: Syntax(doStmt.body))
+            firstTries[doStmt.id] = .some(found)
+            return found
+        }
     }
 
-    private static func fails(_ node: Syntax) -> Bool {
+    fileprivate static func fails(_ node: Syntax) -> Bool {
         if node.is(ThrowStmtSyntax.self) { return true }
         if node.is(ClosureExprSyntax.self) { return false }
         if let call = node.as(FunctionCallExprSyntax.self), let name = call.calledExpression.calleeName, failures.contains(name) { return true }
@@ -114,7 +201,7 @@ enum MaybeWrites {
     }
 
     /// A `return` outside closures: the branch leaves the function.
-    private static func exits(_ node: Syntax) -> Bool {
+    fileprivate static func exits(_ node: Syntax) -> Bool {
         if node.is(ReturnStmtSyntax.self) { return true }
         if node.is(ClosureExprSyntax.self) { return false }
         return node.children(viewMode: .sourceAccurate).contains { exits($0) }
@@ -129,7 +216,7 @@ enum MaybeWrites {
     }
 
     /// The function a closure is passed to: `forEach` in `items.forEach { ... }`.
-    private static func closureCallee(_ closure: ClosureExprSyntax) -> String? {
+    fileprivate static func closureCallee(_ closure: ClosureExprSyntax) -> String? {
         var node = Syntax(closure)
         while let parent = node.parent {
             if let call = parent.as(FunctionCallExprSyntax.self) { return call.calledExpression.calleeName }
@@ -143,10 +230,10 @@ enum MaybeWrites {
         return nil
     }
 
-    private static func text(_ node: some SyntaxProtocol) -> String { node.oneLineText }
+    fileprivate static func text(_ node: some SyntaxProtocol) -> String { node.oneLineText }
 
     /// The first `try` (not `try?`/`try!`) outside closures.
-    private static func firstTry(in node: Syntax) -> TryExprSyntax? {
+    fileprivate static func firstTry(in node: Syntax) -> TryExprSyntax? {
         if node.is(ClosureExprSyntax.self) { return nil }
         if let expression = node.as(TryExprSyntax.self), expression.questionOrExclamationMark == nil { return expression }
         for child in node.children(viewMode: .sourceAccurate) { if let found = firstTry(in: child) { return found } }

@@ -288,8 +288,8 @@ final class AccessCollector {
 
     /// Locals per function body, built once however many writes the body makes.
     private var localsByBody: [SyntaxIdentifier: LocalTypes] = [:]
-    /// Whether each body calls `finishSuccessfully`, found once however many writes it makes.
-    private var succeedsByBody: [SyntaxIdentifier: Bool] = [:]
+    /// What is learnt of each body's statements for its writes' conditions, kept however many writes it makes.
+    private var maybeWrites: [SyntaxIdentifier: MaybeWrites.Body] = [:]
 
     private func write(_ call: FunctionCallExprSyntax) -> AccessSite {
         // The value's type from the enclosing function's locals and the class's stored properties.
@@ -299,10 +299,10 @@ final class AccessCollector {
         let locals = localsByBody[function.id] ?? LocalTypes(function, properties: properties)
         localsByBody[function.id] = locals
         let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
-        let succeeds = body.map { body in succeedsByBody[body.id] ?? MaybeWrites.callsFinishSuccessfully(body) } ?? false
-        if let body { succeedsByBody[body.id] = succeeds }
+        let writes = body.map { body in maybeWrites[body.id] ?? MaybeWrites.Body(body) }
+        if let body { maybeWrites[body.id] = writes }
         return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false, location: nameLocation(call),
-                          facts: facts, condition: MaybeWrites.condition(of: call, in: body, bodySucceeds: succeeds))
+                          facts: facts, condition: writes?.condition(of: call))
     }
 
     /// The body of the function or accessor a call is in (closures inside it included).

@@ -155,8 +155,14 @@ public enum FlowStateAssembler {
         flow.initialData = initialData
         // A step's content is a live property that updates a step already shown: a write is never unused.
         var outputKeys = Set<String>()
+        // The first flow step of each content key, found once (not a scan of the parts per write).
+        var contentOwner: [String: Int] = [:]
+        for (p, part) in parts.enumerated() where part.kind == .flowStep {
+            let key = FlowStateDialect.contentKey(part.id)
+            if contentOwner[key] == nil { contentOwner[key] = p }
+        }
         for write in initialData + parts.flatMap(\.writes) where outputKeys.insert(write.key).inserted {
-            let target = parts.first { $0.kind == .flowStep && FlowStateDialect.contentKey($0.id) == write.key }
+            let target = contentOwner[write.key].map { parts[$0] }
             flow.outputs.append(DataAccess(key: write.key, type: target?.contentType, optional: true, location: target?.contentLocation))
         }
     }

@@ -219,6 +219,9 @@ private struct BuildState {
     var started: String?
     var endLocation: FlowModel.SourceLocation?
     var localTypes: [SyntaxIdentifier: LocalTypes] = [:]
+    /// Per completion closure, `result` and the names bound from it (`aliases(of:in:)`): a walk of
+    /// the closure once, not once for each `nextStep =` in it (a switch of thousands of cases).
+    var resultAliases: [SyntaxIdentifier: Set<String>] = [:]
 
     init(unit: FlowStateUnit) { self.unit = unit }
 
@@ -459,7 +462,7 @@ private struct BuildState {
             let setup = context.step == nil && !context.crossedClosure
             var needsResult = false
             if context.role == .completion, let closure = context.closure, let result = context.resultParameter {
-                needsResult = FlowStateSyntax.requiresValue(of: Self.aliases(of: result, in: closure), at: Syntax(sequence), upTo: closure.id)
+                needsResult = FlowStateSyntax.requiresValue(of: aliases(of: result, in: closure), at: Syntax(sequence), upTo: closure.id)
             }
             func add(_ target: FlowStateBuilder.Target, _ extra: [FlowStateSyntax.ConditionPart]) {
                 let all = parts + extra
@@ -534,7 +537,7 @@ private struct BuildState {
         }
         if let step = context.step, let name = FlowStateSyntax.name(value), let closure = context.closure,
            context.role == .completion, let result = context.resultParameter,
-           Self.aliases(of: result, in: closure).contains(name), value.is(DeclReferenceExprSyntax.self) || value.is(OptionalChainingExprSyntax.self) {
+           aliases(of: result, in: closure).contains(name), value.is(DeclReferenceExprSyntax.self) || value.is(OptionalChainingExprSyntax.self) {
             return ValueFacts(type: step.resultType?.unwrapped, display: value.trimmedDescription)
         }
         if let property = FlowStateSyntax.property(value), property.name == "content",
@@ -569,6 +572,14 @@ private struct BuildState {
         case .topLevel: break
         }
         return visitor.types
+    }
+
+    /// `aliases(of:in:)`, once per closure (a completion's result parameter is the closure's own).
+    mutating func aliases(of result: String, in closure: ClosureExprSyntax) -> Set<String> {
+        if let known = resultAliases[closure.id] { return known }
+        let names = Self.aliases(of: result, in: closure)
+        resultAliases[closure.id] = names
+        return names
     }
 
     /// `result` and the names bound from it in `closure` (`guard let profile = result`, `if let result`).

@@ -124,13 +124,26 @@ enum FlowStateSyntax {
                 switch switchCase.label {
                 case .default: parts.append(.switchDefault)
                 case let .case(label):
-                    parts.append(.switchCase(label.caseItems.map { $0.with(\.trailingComma, nil).trimmedDescription }.joined(separator: ", ")))
+                    parts.append(.switchCase(label.caseItems.map(text(withoutComma:)).joined(separator: ", ")))
                 }
             }
             child = parent
             current = parent.parent
         }
         return parts.reversed()
+    }
+
+    /// A case item's text without its trailing comma: what `item.with(\.trailingComma, nil)
+    /// .trimmedDescription` gives, read from the source text. (`with` rebuilds the tree above the
+    /// item up to its root, copying the switch's list of cases: for every `nextStep =` in a switch of
+    /// thousands of cases, that was quadratic.)
+    static func text(withoutComma item: SwitchCaseItemSyntax) -> String {
+        guard let comma = item.trailingComma, let last = comma.previousToken(viewMode: .sourceAccurate) else { return item.trimmedDescription }
+        let start = item.positionAfterSkippingLeadingTrivia.utf8Offset - item.position.utf8Offset
+        let end = last.endPositionBeforeTrailingTrivia.utf8Offset - item.position.utf8Offset
+        guard start < end else { return "" }  // nothing before the comma (a missing pattern)
+        let bytes = Array(item.description.utf8)
+        return String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
     }
 
     /// The condition a list of parts makes, as a transition shows it.

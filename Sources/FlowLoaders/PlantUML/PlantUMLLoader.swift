@@ -635,6 +635,9 @@ struct StateDiagramReader {
         if isFlowKit { problems += flowKitErrors }
         var flows: [Flow] = []
         var produced = Set<Int>()
+        // The first state holding each machine (asked once per machine: no scan of the states each time).
+        var holder: [Int: Int] = [:]
+        for (i, state) in states.enumerated() { if let c = state.composite, holder[c] == nil { holder[c] = i } }
         for (m, machine) in machines.enumerated() {
             if m == 0 && machine.states.isEmpty && machine.beginLocation == nil && machine.endLocation == nil { continue }
             produced.insert(m)
@@ -643,7 +646,7 @@ struct StateDiagramReader {
             var output: TypeName?
             if isFlowKit {
                 // FlowKit types Begin by the composite's context type, else the first `[*] -->` label.
-                let compositeType: TypeName? = m == 0 ? nil : states.first { $0.composite == m }.flatMap(Self.contextType)
+                let compositeType: TypeName? = m == 0 ? nil : holder[m].flatMap { Self.contextType(of: states[$0]) }
                 var beginType: TypeName?
                 if let (label, at) = machine.beginLabel {
                     beginType = PlantUMLTypes.type(label)

@@ -56,8 +56,13 @@ struct PlantUMLBlock {
 struct PlantUMLPreprocessor {
     let file: String
     let environment: [String: String]
-    /// Variables by name: `$name` for `!$name = …`, the bare name for `!define`.
-    var variables: [String: String] = [:]
+    /// Variables by name: `$name` for `!$name = …`, the bare name for `!define`. Changed only by
+    /// `setVariable`, which counts the defines.
+    private(set) var variables: [String: String] = [:]
+    /// How many of `variables` are `!define`d (no `$`): a line with no `$` or `%` is substituted only
+    /// when there is one. Kept as a count, where asking the variables for each line made a file of
+    /// thousands of variables quadratic.
+    private var defines = 0
     var findings: [Finding] = []
     /// The names `%getenv` looked up, set or not: all of the environment the result depends on.
     var environmentNamesRead = Set<String>()
@@ -201,7 +206,7 @@ struct PlantUMLPreprocessor {
                     } else if name == "define" || name == "definelong" {
                         define(argument, at: location)
                     } else if name == "undef" {
-                        variables[argument] = nil
+                        setVariable(argument, to: nil)
                     } else if name == "pragma" || name == "theme" {
                         continue
                     } else {
@@ -262,10 +267,18 @@ struct PlantUMLPreprocessor {
         let value = evaluate(String(rest).trimmingCharacters(in: .whitespaces), at: location)
         guard value.utf8.count <= Self.maximumValueLength else {
             report("the value of \(name) is longer than \(Self.maximumValueLength) bytes", at: location)
-            variables[name] = ""
+            setVariable(name, to: "")
             return
         }
-        variables[name] = value
+        setVariable(name, to: value)
+    }
+
+    /// Sets the variable `name`, or with nil removes it.
+    private mutating func setVariable(_ name: String, to value: String?) {
+        let existed = value.map { variables.updateValue($0, forKey: name) != nil } ?? (variables.removeValue(forKey: name) != nil)
+        guard !name.hasPrefix("$") else { return }
+        if value != nil, !existed { defines += 1 }
+        if value == nil, existed { defines -= 1 }
     }
 
     /// `!define NAME value`: NAME is replaced by value wherever it appears as a word.
@@ -276,12 +289,12 @@ struct PlantUMLPreprocessor {
             report("unsupported PlantUML directive '!define' with parameters (a macro): FlowLens cannot know what it adds to the diagram", at: location)
             return
         }
-        variables[name] = String(argument.dropFirst(name.count)).trimmingCharacters(in: .whitespaces)
+        setVariable(name, to: String(argument.dropFirst(name.count)).trimmingCharacters(in: .whitespaces))
     }
 
     /// `$name`, legacy defines and `%getenv("NAME")` replaced in a line.
     mutating func substitute(_ line: String, at location: SourceLocation) -> String {
-        guard line.contains("$") || line.contains("%") || variables.keys.contains(where: { !$0.hasPrefix("$") }) else { return line }
+        guard line.contains("$") || line.contains("%") || defines > 0 else { return line }
         var out = ""
         var i = line.startIndex
         while i < line.endIndex {

@@ -112,8 +112,11 @@ struct ProgressionReader {
 
         var facts: [String: BranchFacts] = [:]
         var branchLocation: [String: FlowModel.SourceLocation] = [:]
+        // Each branch's own cases, not every case asked of every branch (a progression of thousands
+        // of cases was quadratic); in branch order, so the first branch of a case gives its location.
+        let known = Set(names)
         for (branch, found) in branches {
-            for name in names where branch.cases.contains(name) {
+            for name in branch.cases where known.contains(name) {
                 facts[name, default: BranchFacts()].merge(found)
                 if branchLocation[name] == nil { branchLocation[name] = functionFile.location(branch.label) }
             }

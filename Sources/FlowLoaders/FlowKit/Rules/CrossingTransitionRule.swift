@@ -70,7 +70,7 @@ public struct CrossingTransitionRule: Rule {
         guard flow.kind.machine == .generated else { return [] }
         return flow.transitions.compactMap { transition in
             guard let other = transition.crossesInto else { return nil }
-            let source = flow.step(transition.from)?.name ?? transition.from
+            let source = context.analysis.step(id: transition.from)?.name ?? transition.from
             let target = transition.to == "End" ? "the end ([*]) of machine '\(other)'" : "'\(transition.to)' in machine '\(other)'"
             return context.finding(
                 Self.description,

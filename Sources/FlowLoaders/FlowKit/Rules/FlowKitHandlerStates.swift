@@ -11,23 +11,24 @@ struct FlowKitHandlerStates: RuleExtension {
     /// drifted from the diagram), or a handler for a state the diagram does not have.
     func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
+        let index = FlowKitHandlers.Index(flow)
+        var states: Spelling.Candidates?  // made for the first handler of a state the machine lacks
         var findings: [Finding] = []
         for implementation in flow.implementations {
             for handler in implementation.handlers where handler.state != "End" && handler.state != "Fail" {
                 let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
-                guard let step = FlowKitHandlers.step(handledBy: handler, in: flow) else {
-                    let states = flow.steps.map(FlowKitHandlers.state(of:))
-                    let hint = Spelling.closest(to: handler.state, in: states).map { "; did you mean '\($0)'?" } ?? ""
+                guard let step = index.step(handledBy: handler) else {
+                    if states == nil { states = Spelling.Candidates(flow.steps.map(FlowKitHandlers.state(of:))) }
+                    let hint = states!.closest(to: handler.state).map { "; did you mean '\($0)'?" } ?? ""
                     findings.append(context.finding(
                         UnknownStepRule.description, "\(name) handles a state '\(handler.state)' that \(flow.name) does not have\(hint)",
                         at: handler.location))
                     continue
                 }
-                let declared = flow.transitions.filter { $0.from == step.id && $0.crossesInto == nil }
-                let cases = Set(declared.map { FlowKitHandlers.caseName(of: $0, in: flow) })
+                let cases = Set(index.transitions(from: step.id).map { index.caseName(of: $0) })
                 var reported = Set<String>()
                 for returned in handler.returns where !cases.contains(returned.caseName) && reported.insert(returned.caseName).inserted {
-                    let target = flow.steps.first { FlowKitHandlers.state(of: $0).generatedCaseName == returned.caseName }
+                    let target = index.step(ofCase: returned.caseName)
                     // A case that is no state at all is a typo when exactly one case of the state's own
                     // transitions (the generated enum's cases, the only ones that compile) is spelt like it:
                     // the fix renames every return of it in this handler.

@@ -12,9 +12,10 @@ struct FlowKitHandlerTypes: RuleExtension {
     func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         var findings: [Finding] = []
+        let index = FlowKitHandlers.Index(flow)
         for implementation in flow.implementations {
             for handler in implementation.handlers {
-                guard let written = handler.contextType, let step = FlowKitHandlers.step(handledBy: handler, in: flow),
+                guard let written = handler.contextType, let step = index.step(handledBy: handler),
                       let expected = step.contentType, written.spelling != expected.spelling else { continue }
                 let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
                 findings.append(context.finding(

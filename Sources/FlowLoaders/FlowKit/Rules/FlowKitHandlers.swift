@@ -15,10 +15,6 @@ enum FlowKitHandlers {
         }
     }
 
-    /// The step `handler` handles, if the machine has one.
-    static func step(handledBy handler: StateHandler, in flow: Flow) -> Step? {
-        flow.steps.first { state(of: $0) == handler.state }
-    }
 
     /// The steps whose handlers the generated protocol requires: Begin and every state (FlowKit
     /// implements `onEnd` and `onFail` itself).
@@ -27,10 +23,55 @@ enum FlowKitHandlers {
         return flow.steps.filter { $0.kind != .end && $0.kind != .fail && seen.insert(state(of: $0)).inserted }
     }
 
-    /// The case a handler returns to move along `transition` (`.authenticate`, `.end`).
-    static func caseName(of transition: Transition, in flow: Flow) -> String {
-        guard let target = flow.step(transition.to) else { return transition.to.generatedCaseName }
-        return state(of: target).generatedCaseName
+    /// A machine's steps, transitions and handlers by the names the FlowKit rules look them up by,
+    /// found once per flow: the rules ask for every handler and every transition, and a scan of the
+    /// steps each time made a machine of thousands of states quadratic (16,000 states and handlers
+    /// took 35 s).
+    struct Index {
+        let flow: Flow
+        private var byID: [String: Int] = [:]
+        private var byState: [String: Int] = [:]
+        private var byCase: [String: Int] = [:]
+        /// Transitions within the machine (not into another one), by their source's id, in order.
+        private var leaving: [String: [Int]] = [:]
+        /// Per implementation of the machine, its first handler of each state.
+        private var handlers: [[String: StateHandler]] = []
+
+        init(_ flow: Flow) {
+            self.flow = flow
+            for (i, step) in flow.steps.enumerated() {
+                let state = FlowKitHandlers.state(of: step)
+                if byID[step.id] == nil { byID[step.id] = i }
+                if byState[state] == nil { byState[state] = i }
+                if byCase[state.generatedCaseName] == nil { byCase[state.generatedCaseName] = i }
+            }
+            for (t, transition) in flow.transitions.enumerated() where transition.crossesInto == nil {
+                leaving[transition.from, default: []].append(t)
+            }
+            handlers = flow.implementations.map { Dictionary($0.handlers.map { ($0.state, $0) }, uniquingKeysWith: { first, _ in first }) }
+        }
+
+        /// The first step with this id (`Flow.step(_:)`).
+        func step(_ id: String) -> Step? { byID[id].map { flow.steps[$0] } }
+
+        /// The step `handler` handles, if the machine has one.
+        func step(handledBy handler: StateHandler) -> Step? { byState[handler.state].map { flow.steps[$0] } }
+
+        /// The first step whose state's case is `caseName` (what a handler's `return .x` moves to).
+        func step(ofCase caseName: String) -> Step? { byCase[caseName].map { flow.steps[$0] } }
+
+        /// The transitions from the step with id `id` within the machine, in order.
+        func transitions(from id: String) -> [Transition] { (leaving[id] ?? []).map { flow.transitions[$0] } }
+
+        /// The first handler of `state` in the machine's `implementation`-th implementation
+        /// (`MachineImplementation.handler(for:)`).
+        func handler(for state: String, inImplementation implementation: Int) -> StateHandler? { handlers[implementation][state] }
+
+        /// The case a handler returns to move along `transition` (`.authenticate`, `.end`).
+        func caseName(of transition: Transition) -> String {
+            guard let target = step(transition.to) else { return transition.to.generatedCaseName }
+            return FlowKitHandlers.state(of: target).generatedCaseName
+        }
     }
 
     /// A handler as a person finds it in the code: `LoginFlowController.onPrompt`.

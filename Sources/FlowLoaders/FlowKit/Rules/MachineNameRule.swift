@@ -80,8 +80,8 @@ public struct MachineNameRule: Rule {
                 at: flow.location))
         }
         // The first machine of a name is the one the others clash with.
-        if let first = context.session.graph.flows.first(where: { $0.kind.machine == .generated && $0.typeName == typeName }),
-           first.id != flow.id {
+        let firsts = context.session.shared(FirstMachines.init)
+        if let first = firsts.byTypeName[typeName].map({ context.session.graph.flows[$0] }), first.id != flow.id {
             let place = first.location.map { " at \($0)" } ?? ""
             findings.append(context.finding(
                 Self.description,
@@ -96,5 +96,16 @@ public struct MachineNameRule: Rule {
         guard let first = name.first, first.isLetter || first == "_" else { return false }
         return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
             && !reservedTypeNames.contains(name)
+    }
+}
+
+/// The first generated machine of each type name in the graph, by its index in the graph's flows.
+private struct FirstMachines {
+    var byTypeName: [String: Int] = [:]
+
+    init(_ graph: FlowGraph) {
+        for (i, flow) in graph.flows.enumerated() where flow.kind.machine == .generated {
+            if let name = flow.typeName, byTypeName[name] == nil { byTypeName[name] = i }
+        }
     }
 }

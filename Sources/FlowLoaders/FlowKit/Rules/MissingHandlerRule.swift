@@ -61,10 +61,12 @@ public struct MissingHandlerRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         var findings: [Finding] = []
-        for implementation in flow.implementations {
-            for step in FlowKitHandlers.required(in: flow) {
+        let index = FlowKitHandlers.Index(flow)
+        let required = FlowKitHandlers.required(in: flow)
+        for (i, implementation) in flow.implementations.enumerated() {
+            for step in required {
                 let state = FlowKitHandlers.state(of: step)
-                guard implementation.handler(for: state) == nil else { continue }
+                guard index.handler(for: state, inImplementation: i) == nil else { continue }
                 let name = FlowKitHandlers.name(state)
                 let conformance = RelatedLocation.list(implementation.location, "\(implementation.typeName) adopts \(implementation.machine)StateMachine here")
                 findings.append(context.finding(

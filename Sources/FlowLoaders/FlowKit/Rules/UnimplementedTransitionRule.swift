@@ -61,14 +61,15 @@ public struct UnimplementedTransitionRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
+        let index = FlowKitHandlers.Index(flow)
         var findings: [Finding] = []
-        for implementation in flow.implementations {
+        for (i, implementation) in flow.implementations.enumerated() {
             for transition in flow.transitions where transition.crossesInto == nil {
-                guard let source = flow.step(transition.from),
-                      let handler = implementation.handler(for: FlowKitHandlers.state(of: source)), !handler.opaque else { continue }
-                let caseName = FlowKitHandlers.caseName(of: transition, in: flow)
+                guard let source = index.step(transition.from),
+                      let handler = index.handler(for: FlowKitHandlers.state(of: source), inImplementation: i), !handler.opaque else { continue }
+                let caseName = index.caseName(of: transition)
                 guard !handler.returns.contains(where: { $0.caseName == caseName }) else { continue }
-                let target = flow.step(transition.to)?.name ?? transition.to
+                let target = index.step(transition.to)?.name ?? transition.to
                 let name = FlowKitHandlers.qualifiedName(handler, of: implementation)
                 let related = RelatedLocation.list(handler.location, "\(name) is here")
                 findings.append(context.finding(
