@@ -62,9 +62,10 @@ public struct UnknownStepRule: Rule {
         // One comparison with every id gives both the message's "did you mean" and, when no other id
         // is as close, the fix. The ids are lowercased once for all broken names, and a flow with
         // thousands of them gets suggestions within `Spelling.Candidates`'s budget.
-        var candidates = Spelling.Candidates(flow.steps.map(\.id))
+        var candidates: Spelling.Candidates?  // made for the first broken name: most flows have none
         func suggestion(_ id: String) -> (hint: String, meant: String?) {
-            guard let found = candidates.suggestion(for: id) else { return ("", nil) }
+            if candidates == nil { candidates = Spelling.Candidates(flow.steps.map(\.id)) }
+            guard let found = candidates!.suggestion(for: id) else { return ("", nil) }
             return ("; did you mean '\(found.name)'?", found.isUnique ? found.name : nil)
         }
         var findings: [Finding] = []

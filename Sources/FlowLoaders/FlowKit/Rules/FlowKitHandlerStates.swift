@@ -11,6 +11,7 @@ struct FlowKitHandlerStates: RuleExtension {
     /// drifted from the diagram), or a handler for a state the diagram does not have.
     func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
+        guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
         let index = FlowKitHandlers.Index(flow)
         var states: Spelling.Candidates?  // made for the first handler of a state the machine lacks
         var findings: [Finding] = []

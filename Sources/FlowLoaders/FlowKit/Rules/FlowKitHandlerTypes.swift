@@ -12,6 +12,7 @@ struct FlowKitHandlerTypes: RuleExtension {
     func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         var findings: [Finding] = []
+        guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
         let index = FlowKitHandlers.Index(flow)
         for implementation in flow.implementations {
             for handler in implementation.handlers {

@@ -61,6 +61,7 @@ public struct MissingHandlerRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         var findings: [Finding] = []
+        guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
         let index = FlowKitHandlers.Index(flow)
         let required = FlowKitHandlers.required(in: flow)
         for (i, implementation) in flow.implementations.enumerated() {

@@ -61,6 +61,7 @@ public struct UnimplementedTransitionRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
+        guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
         let index = FlowKitHandlers.Index(flow)
         var findings: [Finding] = []
         for (i, implementation) in flow.implementations.enumerated() {
