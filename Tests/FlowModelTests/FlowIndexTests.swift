@@ -105,8 +105,9 @@ struct FlowIndexTests {
     }
 }
 
-/// A small deterministic generator: the same graphs on every run.
-private struct SplitMix {
+/// SplitMix64, a small deterministic generator for this module's random tests: the same inputs on
+/// every run, so that a failure can be replayed.
+struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -116,4 +117,7 @@ private struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -77,7 +77,7 @@ import Testing
 
     @Test("Candidates answer as comparing every candidate would: random words, many asked of one Candidates")
     func candidatesAgreeWithComparingEveryCandidate() {
-        var random = SpellingRandom(seed: 16)
+        var random = SplitMix(seed: 16)
         let alphabet = Array("abcAB_1é")
         func word() -> String { String((0..<random.below(10)).map { _ in alphabet[random.below(alphabet.count)] }) }
         for _ in 0..<60 {
@@ -120,19 +120,4 @@ import Testing
         var plenty = Spelling.Candidates(ids)
         #expect((0..<1_000).allSatisfy { plenty.suggestion(for: "stepp\($0)") != nil })
     }
-}
-
-/// SplitMix64, seeded, so that a failure can be replayed.
-private struct SpellingRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

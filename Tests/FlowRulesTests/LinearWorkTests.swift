@@ -32,14 +32,8 @@ import Testing
 
     @Test("dead-end's loops with no way out: Tarjan's components are the reference's, on 400 random graphs")
     func bottomComponentsAgreeWithTheReference() {
-        var state: UInt64 = 17
-        func below(_ bound: Int) -> Int {  // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        var random = SplitMix64(seed: 17)
+        func below(_ bound: Int) -> Int { random.below(bound) }
         var nonEmpty = 0
         for _ in 0..<400 {
             let count = 1 + below(30)

@@ -142,26 +142,13 @@ enum MaybeWrites {
                 if let decided = verdict {
                     following = decided
                 } else {
-                    following = afterList(list)
+                    following = afterSucceeds(Syntax(list))  // the walk up goes on from the list
                 }
                 afterItem[items[index].id] = following
                 let statement = Syntax(items[index])
                 verdict = finishes(statement) ? true : fails(statement) || exits(statement) ? false : following
             }
             return afterItem[item.id]!
-        }
-
-        /// What follows a list of statements (the walk up continues from the list).
-        private func afterList(_ list: CodeBlockItemListSyntax) -> Bool {
-            var node = Syntax(list)
-            while let parent = node.parent, node.id != body.id {
-                if let item = node.as(CodeBlockItemSyntax.self), let outer = parent.as(CodeBlockItemListSyntax.self) {
-                    return after(item, in: outer)
-                }
-                if parent.is(ClosureExprSyntax.self) { return !bodySucceeds }
-                node = parent
-            }
-            return !bodySucceeds
         }
 
         private func finishes(_ node: Syntax) -> Bool {
