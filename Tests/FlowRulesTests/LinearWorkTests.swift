@@ -92,4 +92,30 @@ import Testing
         #expect(found.first { $0.step == "s5" }?.message == "step 's5' reads 'keyy_4', but no step sets it and the flow does not start with it; did you mean 'key_4'?")
         #expect(found.first { $0.step == "s5" }?.fix != nil)
     }
+
+    @Test("a key written on one branch of each of 1,500 diamonds in a row and read after each join: the reaching writes are not listed per read")
+    func diamondsInARow() {
+        func diamonds(_ count: Int, stringAt odd: Int?) -> String {
+            var steps: [String] = []
+            for i in 0..<count {
+                steps.append("{id: a\(i), next: [{to: b\(i), when: go}, {to: c\(i), otherwise: true}]}")
+                steps.append("{id: b\(i), writes: {k: Int}, next: d\(i)}")
+                steps.append(i == odd ? "{id: c\(i), writes: {k: String}, next: d\(i)}" : "{id: c\(i), next: d\(i)}")
+                steps.append("{id: d\(i), reads: {k: Int}, next: a\(i + 1)}")
+            }
+            return flow(steps + ["{id: a\(count), kind: end}"])
+        }
+        let count = 1_500
+        let plain = diamonds(count, stringAt: nil)
+        #expect(findings("type-mismatch", in: plain).isEmpty)
+        // Missing on the way through the first diamond's other branch, at every read: grouped past the limit.
+        let missing = findings("missing-data-key", in: plain)
+        #expect(missing.count == Limits.default.findingsPerKey + 1)
+        #expect(missing.first?.step == "d0")
+        // One String write in the middle reaches every later read, with the Int writes.
+        let odd = findings("type-mismatch", in: diamonds(count, stringAt: 700))
+        #expect(odd.count == Limits.default.findingsPerKey + 1)
+        #expect(odd.first?.step == "d700")
+        #expect(odd.first?.message.hasPrefix("step 'd700' reads 'k' as Int, but it is written as String by") == true)
+    }
 }

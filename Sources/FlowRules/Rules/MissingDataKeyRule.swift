@@ -93,6 +93,7 @@ public struct MissingDataKeyRule: Rule {
         var findings: [Finding] = []
         var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
         var spellingKeys: [String: Spelling.Candidates] = [:]
+        let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
             let step = analysis.step(i)
             let declared = step.reads.count
@@ -124,8 +125,9 @@ public struct MissingDataKeyRule: Rule {
                 } else {
                     message = "\(subject), but it is not set on every path to it"
                 }
-                // A write that may not happen explains the gap: say when it does.
-                let maybe = analysis.reachingDefinitions(of: read.key, at: i).compactMap { definition -> String? in
+                // A write that may not happen explains the gap: say when it does. (Only a key with such
+                // a write has one to name: the definitions reaching a read are not listed otherwise.)
+                let maybe = !conditional.contains(read.key) ? [] : analysis.reachingDefinitions(of: read.key, at: i).compactMap { definition -> String? in
                     guard let condition = definition.access.condition else { return nil }
                     guard let writer = definition.step else { return "the flow starts with it only when \(condition)" }
                     return "step '\(analysis.step(writer).name)' sets it only when \(condition)"

@@ -80,10 +80,19 @@ public struct TypeMismatchRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let analysis = context.analysis
         var findings: [Finding] = []
+        // Per key, the types its definitions write. When that is one type and the read accepts it,
+        // no definition reaching the read can be wrong and none is listed: a key written on one
+        // branch of each of thousands of diamonds in a row is reached by all of them at every read.
+        var written: [String: Set<TypeName>] = [:]
+        for definition in analysis.definitions {
+            if let type = definition.access.type { written[definition.access.key, default: []].insert(type) }
+        }
         for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
             let step = analysis.step(i)
             var checked = Set<String>()
             for read in analysis.effectiveReads[i] where checked.insert(read.key).inserted {
+                let types = written[read.key] ?? []
+                if types.count <= 1, types.allSatisfy({ type in read.type.map { type.isCompatible(withRead: $0) } ?? true }) { continue }
                 let definitions = analysis.reachingDefinitions(of: read.key, at: i).sorted(by: Self.order)
                 if let finding = check(read, at: step, against: definitions, context) { findings.append(finding) }
             }
