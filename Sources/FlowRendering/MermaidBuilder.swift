@@ -271,6 +271,7 @@ public struct MermaidBuilder: Sendable {
     /// and count, and the part each step is drawn in).
     func flowchart(_ flow: Flow, findings all: [Finding], flows: [Flow], detailed: Bool, part: Part?) -> String {
         let findings = all.filter { $0.flow == flow.id }
+        let places = FindingPlaces(findings)
         let graph = FlowIndex(flow)
         let firstIndex = graph.index
         let drawn = part.map { Set($0.steps) } ?? Set(flow.steps.indices)
@@ -311,7 +312,7 @@ public struct MermaidBuilder: Sendable {
 
         for i in flow.steps.indices where drawn.contains(i) {
             let step = flow.steps[i]
-            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            let stepFindings = places.on(step, at: i, firstIndex: firstIndex)
             let shape: (String, String)
             switch step.kind {
             case .start: shape = ("([", "])")
@@ -367,7 +368,7 @@ public struct MermaidBuilder: Sendable {
                 }
                 target = "m\(n)"
             }
-            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            let edgeFindings = places.on(transition)
             var rows: [String] = []
             var text = transition.displayLabel ?? (transition.kind == .error ? "on error" : nil)
             if let type = transition.carriedType, detailed { text = (text.map { $0 + " " } ?? "") + "(\(type.spelling))" }
@@ -480,6 +481,7 @@ struct MermaidMachineWriter {
     /// this one, by step id, for a transition that crosses out of a composite.
     mutating func draw(_ flow: Flow, prefix: String, indent: String, stack: [String], outer: [String: String]) {
         let findings = self.findings.filter { $0.flow == flow.id }
+        let places = FindingPlaces(findings)
         let graph = FlowIndex(flow)
         let firstIndex = graph.index
         let trace = prefix.isEmpty && (self.trace?.runs ?? 0) > 0 ? self.trace : nil
@@ -497,7 +499,7 @@ struct MermaidMachineWriter {
         let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
         var notes: [String] = []
         for (i, step) in flow.steps.enumerated() where !pseudo.contains(i) {
-            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            let stepFindings = places.on(step, at: i, firstIndex: firstIndex)
             if let sub = subMachine(step) {
                 clusters += 1
                 let rows = MermaidBuilder.rows(step, findings: [], detailed: detailed, flows: flows, nesting: .drawnInside)
@@ -551,7 +553,7 @@ struct MermaidMachineWriter {
                 target = "\(prefix)m\(n)"
             }
             if source == "[*]" && target == "[*]" { continue }
-            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            let edgeFindings = places.on(transition)
             var rows: [String] = []
             if let text = transition.displayLabel ?? transition.carriedType.map(\.spelling) { rows.append(text) }
             rows += FindingPhrase.texts(edgeFindings, stateMachine: true).map(\.text)

@@ -204,6 +204,7 @@ struct MachineWriter {
     mutating func draw(_ flow: Flow, scope: MachineScope, indent: String, depth: Int, stack: [String], outer: [String: String]) -> (entry: String, exit: String) {
         let style = builder.style
         let findings = self.findings.filter { $0.flow == flow.id }
+        let places = FindingPlaces(findings)
         // Diff marks apply to the machine drawn, not to the sub-machines inside its composites.
         let marks = scope.cluster == nil ? builder.marks : nil
         // So do the recorded runs: the overlay counts this machine's steps and transitions only.
@@ -241,7 +242,7 @@ struct MachineWriter {
 
         var anchors: [Int: Anchor] = [:]
         for (i, step) in flow.steps.enumerated() {
-            let stepFindings = DOTBuilder.findings(findings, of: step, at: i, firstIndex: firstIndex)
+            let stepFindings = places.on(step, at: i, firstIndex: firstIndex)
             if let sub = subMachine(step) {
                 let n = clusters
                 for finding in stepFindings { findingMarks[finding] = .node(id: "cluster-\(n)") }
@@ -303,7 +304,7 @@ struct MachineWriter {
                 tailCluster = nil
                 headCluster = nil
             }
-            let edgeFindings = findings.filter { $0.edge == EdgeReference(from: transition.from, to: transition.to) }
+            let edgeFindings = places.on(transition)
             let plain = traced.traceEdge([t], builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true,
                                                                      extraRows: traced.traceRows(transition: t)), kindsShown: &kindsShown)
             let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain,
