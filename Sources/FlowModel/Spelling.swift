@@ -21,7 +21,7 @@ public enum Spelling {
         return candidates.unique(to: word)
     }
 
-    /// In one pass, what `closest` suggests (ties going to the first name in order) and whether it is
+    /// In one pass, what `closest` suggests (a tie goes to the smallest name) and whether it is
     /// `unique`: a caller that words a message and offers a fix compares every candidate once.
     public static func suggestion(for word: String, in candidates: some Sequence<String>) -> (name: String, isUnique: Bool)? {
         var candidates = Candidates(candidates)
