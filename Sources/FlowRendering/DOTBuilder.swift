@@ -131,7 +131,7 @@ public struct DOTBuilder: Sendable {
         // Where the flow starts: its initial data, then a start dot unless an explicit start step exists.
         let entries = graph.entries
         // Findings about the flow as a whole, or about a step that does not exist, go on the data node.
-        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let flowFindings = places.aboutTheFlow(firstIndex: firstIndex)
         for finding in flowFindings { findingMarks[finding] = .node(id: "flow-data") }
         if !flow.initialData.isEmpty || !flowFindings.isEmpty {
             markKinds(flowFindings, into: &kindsShown)
@@ -174,7 +174,6 @@ public struct DOTBuilder: Sendable {
                 ends[t] = ("s\(from)", "m\(n)")
             }
         }
-        func edgeFindings(_ transition: Transition) -> [Finding] { places.on(transition) }
         if large {
             // `concentrate=true` merges every edge between two nodes, either way round, into one line and
             // keeps one label: so all transitions between two nodes are written as one edge carrying
@@ -190,14 +189,14 @@ public struct DOTBuilder: Sendable {
                 let (tail, head) = ends[group[0]]!
                 for t in group {
                     transitionElements[t] = .edge(tail: tail, head: head)
-                    for finding in edgeFindings(flow.transitions[t]) where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
+                    for finding in places.on(flow.transitions[t]) where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
                 }
                 // Both ways round: each label says where it leads.
                 let bothWays = group.contains { ends[$0]!.head != head }
                 let attributes = mergedEdge(group.map { t in
                     let transition = flow.transitions[t]
                     let target = firstIndex[transition.to].map { flow.steps[$0].name } ?? transition.to
-                    return (transition, edgeFindings(transition), bothWays ? "to \(target): " : "", traceRows(transition: t))
+                    return (transition, places.on(transition), bothWays ? "to \(target): " : "", traceRows(transition: t))
                 }, kindsShown: &kindsShown)
                 let arrowheads = bothWays ? "dir=both" : ""
                 let traced = traceEdge(group, attributes, kindsShown: &kindsShown)
@@ -208,7 +207,7 @@ public struct DOTBuilder: Sendable {
         } else {
             for (t, transition) in flow.transitions.enumerated() {
                 guard let (tail, head) = ends[t] else { continue }
-                let found = edgeFindings(transition)
+                let found = places.on(transition)
                 for finding in found where findingMarks[finding] == nil { findingMarks[finding] = .edge(tail: tail, head: head) }
                 transitionElements[t] = .edge(tail: tail, head: head)
                 let plain = traceEdge([t], edgeAttributes(transition, findings: found, kindsShown: &kindsShown, extraRows: traceRows(transition: t)),
@@ -427,7 +426,7 @@ public struct DOTBuilder: Sendable {
     func fill(for findings: [Finding]) -> String { SeverityStyle.worst(findings)?.fill ?? style.stepFill }
 }
 
-/// One flow's findings by the step or the transition they are about, filed once: each step and each
+/// One flow's findings by the step, the transition or the flow they are about, filed once: each step and each
 /// transition of a diagram asks for its own, and a scan of every finding for each of them made the
 /// diagram of a flow with a finding at each of its 2,000 steps quadratic (14 s for its Mermaid).
 struct FindingPlaces {
@@ -453,6 +452,12 @@ struct FindingPlaces {
             if finding.rule == RuleID.duplicateStep { return firstIndex[step.id] != index && finding.location == step.location }
             return firstIndex[step.id] == index
         }
+    }
+
+    /// The findings about the flow as a whole, or about a step it does not have (no edge), in order:
+    /// drawn on the flow's data node or note.
+    func aboutTheFlow(firstIndex: [String: Int]) -> [Finding] {
+        findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
     }
 
     /// The findings about `transition`'s edge, in order.

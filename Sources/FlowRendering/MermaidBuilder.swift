@@ -290,7 +290,7 @@ public struct MermaidBuilder: Sendable {
         }
 
         let entries = graph.entries
-        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let flowFindings = places.aboutTheFlow(firstIndex: firstIndex)
         let firstPart = part.map { $0.number == 1 } ?? true
         let explicitStart = entries.count == 1 && flow.steps[entries[0]].kind == .start
         var edges: [String] = []
@@ -496,7 +496,7 @@ struct MermaidMachineWriter {
         var visible = outer
         for (i, step) in flow.steps.enumerated().reversed() where !pseudo.contains(i) && subMachine(step) == nil { visible[step.id] = id(i) }
 
-        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let flowFindings = places.aboutTheFlow(firstIndex: firstIndex)
         var notes: [String] = []
         for (i, step) in flow.steps.enumerated() where !pseudo.contains(i) {
             let stepFindings = places.on(step, at: i, firstIndex: firstIndex)

@@ -218,7 +218,7 @@ struct MachineWriter {
 
         // Findings about the machine as a whole, or about a step that does not exist, go on a note.
         let entries = graph.entries
-        let flowFindings = findings.filter { $0.edge == nil && ($0.step.map { firstIndex[$0] == nil } ?? true) }
+        let flowFindings = places.aboutTheFlow(firstIndex: firstIndex)
         let hasData = !flow.initialData.isEmpty || !flowFindings.isEmpty
         for finding in flowFindings { findingMarks[finding] = .node(id: scope.dataID) }
         if hasData {

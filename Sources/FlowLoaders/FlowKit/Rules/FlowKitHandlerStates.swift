@@ -12,7 +12,7 @@ struct FlowKitHandlerStates: RuleExtension {
     func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
-        let index = FlowKitHandlers.Index(flow)
+        let index = FlowKitHandlers.Index(context.analysis)
         var states: Spelling.Candidates?  // made for the first handler of a state the machine lacks
         var findings: [Finding] = []
         for implementation in flow.implementations {

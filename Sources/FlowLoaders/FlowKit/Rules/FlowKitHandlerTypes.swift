@@ -13,7 +13,7 @@ struct FlowKitHandlerTypes: RuleExtension {
         let flow = context.flow
         var findings: [Finding] = []
         guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
-        let index = FlowKitHandlers.Index(flow)
+        let index = FlowKitHandlers.Index(context.analysis)
         for implementation in flow.implementations {
             for handler in implementation.handlers {
                 guard let written = handler.contextType, let step = index.step(handledBy: handler),

@@ -15,7 +15,6 @@ enum FlowKitHandlers {
         }
     }
 
-
     /// The steps whose handlers the generated protocol requires: Begin and every state (FlowKit
     /// implements `onEnd` and `onFail` itself).
     static func required(in flow: Flow) -> [Step] {
@@ -28,8 +27,9 @@ enum FlowKitHandlers {
     /// steps each time made a machine of thousands of states quadratic (16,000 states and handlers
     /// took 35 s).
     struct Index {
-        let flow: Flow
-        private var byID: [String: Int] = [:]
+        /// The machine's analysis, which finds a step by its id (`FlowAnalysis.step(id:)`).
+        let analysis: FlowAnalysis
+        private var flow: Flow { analysis.flow }
         private var byState: [String: Int] = [:]
         private var byCase: [String: Int] = [:]
         /// Transitions within the machine (not into another one), by their source's id, in order.
@@ -37,11 +37,11 @@ enum FlowKitHandlers {
         /// Per implementation of the machine, its first handler of each state.
         private var handlers: [[String: StateHandler]] = []
 
-        init(_ flow: Flow) {
-            self.flow = flow
+        init(_ analysis: FlowAnalysis) {
+            self.analysis = analysis
+            let flow = analysis.flow
             for (i, step) in flow.steps.enumerated() {
                 let state = FlowKitHandlers.state(of: step)
-                if byID[step.id] == nil { byID[step.id] = i }
                 if byState[state] == nil { byState[state] = i }
                 if byCase[state.generatedCaseName] == nil { byCase[state.generatedCaseName] = i }
             }
@@ -52,7 +52,7 @@ enum FlowKitHandlers {
         }
 
         /// The first step with this id (`Flow.step(_:)`).
-        func step(_ id: String) -> Step? { byID[id].map { flow.steps[$0] } }
+        func step(_ id: String) -> Step? { analysis.step(id: id) }
 
         /// The step `handler` handles, if the machine has one.
         func step(handledBy handler: StateHandler) -> Step? { byState[handler.state].map { flow.steps[$0] } }

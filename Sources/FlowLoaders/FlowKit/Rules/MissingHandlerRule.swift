@@ -62,7 +62,7 @@ public struct MissingHandlerRule: Rule {
         let flow = context.flow
         var findings: [Finding] = []
         guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
-        let index = FlowKitHandlers.Index(flow)
+        let index = FlowKitHandlers.Index(context.analysis)
         let required = FlowKitHandlers.required(in: flow)
         for (i, implementation) in flow.implementations.enumerated() {
             for step in required {

@@ -62,7 +62,7 @@ public struct UnimplementedTransitionRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         guard !flow.implementations.isEmpty else { return [] }  // no Swift code implements the machine
-        let index = FlowKitHandlers.Index(flow)
+        let index = FlowKitHandlers.Index(context.analysis)
         var findings: [Finding] = []
         for (i, implementation) in flow.implementations.enumerated() {
             for transition in flow.transitions where transition.crossesInto == nil {
