@@ -151,7 +151,7 @@ public struct Exporter: Sendable {
         let reportText = ResultSlots<String>(count: 1)
         let reportMade = DispatchGroup()
         func makeReportWhileWorkersDraw() {
-            guard case .workers = renderer else { return }
+            guard renderer.drawsInOtherProcesses else { return }
             DispatchQueue.global().async(group: reportMade) { reportText[0] = JSONReporter().report(report) }
         }
         switch format {

@@ -25,6 +25,18 @@ public enum DiagramRenderer: Sendable {
     case inProcess
     /// `count` worker processes running `executable` with `arguments`.
     case workers(executable: String, arguments: [String], count: Int)
+    /// `count` diagrams at once: one drawn by Graphviz in this process, the others by worker
+    /// processes running `executable` with `arguments` (`flowlens export --jobs`). This process draws
+    /// its first `RenderWorkerPool.rendersPerWorker` diagrams itself, which costs no process start
+    /// and no pipe, then hands its place to a worker process as well, so that its memory stays
+    /// bounded however many diagrams there are (see `RenderWorkerPool`).
+    case thisProcessAndWorkers(executable: String, arguments: [String], count: Int)
+
+    /// Whether other processes draw, leaving this one free for other work meanwhile.
+    public var drawsInOtherProcesses: Bool {
+        if case .inProcess = self { return false }
+        return true
+    }
 
     /// Renders every job; the results are in the order of `jobs`, the same bytes whichever renderer.
     /// `done` is called (from any thread) after each job.
@@ -52,6 +64,9 @@ public enum DiagramRenderer: Sendable {
         case let .workers(executable, arguments, workers):
             RenderWorkerPool(executable: executable, arguments: arguments)
                 .render(count: count, workers: max(1, min(workers, count)), job: job, finished: finished)
+        case let .thisProcessAndWorkers(executable, arguments, renderers):
+            let pool = RenderWorkerPool(executable: executable, arguments: arguments)
+            pool.render(count: count, workers: max(1, min(renderers, count)), drawnHere: pool.rendersPerWorker, job: job, finished: finished)
         }
     }
 }
@@ -167,13 +182,25 @@ final class RenderWorkerPool: @unchecked Sendable {
         self.rendersPerWorker = max(1, rendersPerWorker)
     }
 
-    func render(count: Int, workers: Int, job: @Sendable (Int) -> RenderJob, finished: @Sendable (Int, Result<Data, any Error>) -> Void) {
+    /// Renders `count` jobs with `workers` renderers at once. When `drawnHere` is above 0, the first
+    /// renderer is Graphviz in this process for its first `drawnHere` jobs, then a worker process
+    /// like the others: a process start, its first diagram's set-up (about 25 ms) and a pipe's round
+    /// trip a diagram are saved on one renderer, and this process's memory grows by at most
+    /// `drawnHere` diagrams' worth.
+    func render(count: Int, workers: Int, drawnHere: Int = 0, job: @Sendable (Int) -> RenderJob, finished: @Sendable (Int, Result<Data, any Error>) -> Void) {
         // A worker that dies closes its pipe: writing to it must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        DispatchQueue.concurrentPerform(iterations: workers) { renderer in
             var worker: Worker?
             var rendered = 0
+            var here = renderer == 0 ? drawnHere : 0
             while let index = take(count) {
+                if here > 0 {
+                    here -= 1
+                    let made = job(index)
+                    finished(index, Result { try Graphviz.render(dot: made.dot, format: made.format, scale: made.scale) })
+                    continue
+                }
                 if worker == nil {
                     do {
                         worker = try Worker(executable: executable, arguments: arguments)

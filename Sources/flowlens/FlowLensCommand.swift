@@ -341,7 +341,7 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("For --format png: how many times larger than its natural size (96 pixels an inch) each picture is, a number above 0 and at most \(Int(Graphviz.maximumScale)), e.g. 2 for high-density screens (default: 1).", valueName: "scale"))
     var scale: Double?
 
-    @Option(help: ArgumentHelp("How many diagrams to render at once, each in a worker process of its own (default: the number of cores); 1 renders in this process. The files are the same either way.", valueName: "n"))
+    @Option(help: ArgumentHelp("How many diagrams to render at once: one in this process, the others in worker processes (default: the number of cores); 1 renders only in this process. The files are the same either way.", valueName: "n"))
     var jobs: Int?
 
     @Option(name: .customLong("trace"),
@@ -373,7 +373,7 @@ struct Export: ParsableCommand {
         var exporter = Exporter(format: format, scale: scale ?? 1)
         let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if workers > 1, report.graph.flows.count > 1, let executable = Bundle.main.executablePath {
-            exporter.renderer = .workers(executable: executable, arguments: ["render-worker"], count: workers)
+            exporter.renderer = .thisProcessAndWorkers(executable: executable, arguments: ["render-worker"], count: workers)
         }
         // The records are replayed on the flows this run read, as `flowlens trace` replays them.
         var replay: TraceReport?

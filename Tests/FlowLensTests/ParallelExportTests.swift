@@ -88,6 +88,38 @@ struct ParallelExportTests {
         #expect(pool.workersStarted == (jobs.count + rendersPerWorker - 1) / rendersPerWorker)
     }
 
+    @Test("this process draws its share first, then hands its place to a worker process")
+    func drawnHereFirst() {
+        // One renderer, so the order is fixed: two diagrams here, then a worker (which dies) for the rest.
+        let pool = RenderWorkerPool(executable: "/bin/sh",
+                                    arguments: ["-c", "head -c 1 >/dev/null; echo 'layout crashed' >&2; exit 3"])
+        let results = ResultSlots<Result<Data, any Error>>(count: jobs.count)
+        pool.render(count: jobs.count, workers: 1, drawnHere: 2, job: { jobs[$0] }, finished: { results[$0] = $1 })
+        let here = DiagramRenderer.inProcess.render(Array(jobs.prefix(2))).map { try? $0.get() }
+        #expect(here.allSatisfy { $0 != nil })
+        #expect((0..<2).map { try? results[$0]!.get() } == here)
+        for index in 2..<jobs.count {
+            guard case let .failure(error) = results[index]! else {
+                Issue.record("job \(index) was not given to the worker")
+                continue
+            }
+            #expect("\(error)" == "the render worker stopped: exited with status 3: layout crashed")
+        }
+        #expect(pool.workersStarted == jobs.count - 2)  // each dead worker's replacement died on its first job too
+    }
+
+    @Test("this process and workers together draw what one process draws, each job once",
+          arguments: [1, 2, 3, 8])
+    func thisProcessAndWorkers(renderers: Int) {
+        let many = (0..<12).map { n in RenderJob(dot: "digraph G { x\(n) -> y\(n) [label=\"edge \(n)\"]; y\(n) -> z }", format: .svg) }
+        let mixed = DiagramRenderer.thisProcessAndWorkers(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" render-worker", flowlensBinary],
+                                                          count: renderers)
+        let drawn = mixed.render(many).map { try? $0.get() }
+        #expect(drawn.allSatisfy { $0 != nil })
+        #expect(drawn == DiagramRenderer.inProcess.render(many).map { try? $0.get() })
+        #expect(mixed.drawsInOtherProcesses && !DiagramRenderer.inProcess.drawsInOtherProcesses)
+    }
+
     @Test("the progress line is drawn only when enabled, after a second, and erased at the end")
     func progressLine() {
         let off = ProgressLine("rendering", total: 3, enabled: false)
