@@ -82,6 +82,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The extension of the files written.
     public var fileExtension: String { self == .mermaid ? "mmd" : rawValue }
+
+    /// Whether Graphviz draws its pictures (`Exporter.renderer` renders them).
+    public var drawsWithGraphviz: Bool { [.svg, .png, .pdf, .html].contains(self) }
 }
 
 /// Writes one diagram per flow and `report.json` into a folder.

@@ -25,12 +25,12 @@ public enum DiagramRenderer: Sendable {
     case inProcess
     /// `count` worker processes running `executable` with `arguments`.
     case workers(executable: String, arguments: [String], count: Int)
-    /// `count` diagrams at once: one drawn by Graphviz in this process, the others by worker
-    /// processes running `executable` with `arguments` (`flowlens export --jobs`). This process draws
-    /// its first `RenderWorkerPool.rendersPerWorker` diagrams itself, which costs no process start
-    /// and no pipe, then hands its place to a worker process as well, so that its memory stays
-    /// bounded however many diagrams there are (see `RenderWorkerPool`).
-    case thisProcessAndWorkers(executable: String, arguments: [String], count: Int)
+    /// `count` diagrams at once: one drawn by Graphviz in this process, the others by the worker
+    /// processes of `pool` (`flowlens export --jobs`), which may have been started ahead
+    /// (`RenderWorkerPool.start`). This process draws its first `pool.rendersPerWorker` diagrams
+    /// itself, which costs no process start and no pipe, then hands its place to a worker process as
+    /// well, so that its memory stays bounded however many diagrams there are (see `RenderWorkerPool`).
+    case thisProcessAndWorkers(RenderWorkerPool, count: Int)
 
     /// Whether other processes draw, leaving this one free for other work meanwhile.
     public var drawsInOtherProcesses: Bool {
@@ -64,8 +64,7 @@ public enum DiagramRenderer: Sendable {
         case let .workers(executable, arguments, workers):
             RenderWorkerPool(executable: executable, arguments: arguments)
                 .render(count: count, workers: max(1, min(workers, count)), job: job, finished: finished)
-        case let .thisProcessAndWorkers(executable, arguments, renderers):
-            let pool = RenderWorkerPool(executable: executable, arguments: arguments)
+        case let .thisProcessAndWorkers(pool, renderers):
             pool.render(count: count, workers: max(1, min(renderers, count)), drawnHere: pool.rendersPerWorker, job: job, finished: finished)
         }
     }
@@ -130,6 +129,9 @@ public enum RenderWorker {
     /// Renders each request read from standard input and writes the response to standard output.
     /// Returns at the end of input; a broken request ends the worker with status 2.
     public static func serve() -> Int32 {
+        // Graphviz's one-time set-up, before the first request rather than on it: a worker started
+        // ahead (`RenderWorkerPool.start`) does it while `flowlens` is still reading the flows.
+        Graphviz.warmUp()
         while true {
             guard let length = RenderWire.read(0, 1) else { return 0 }  // no more requests
             guard let name = RenderWire.read(0, Int(length[0])), let format = GraphvizFormat(rawValue: String(decoding: name, as: UTF8.self)),
@@ -160,14 +162,21 @@ public enum RenderWorker {
 /// 100 KB more), so one process's memory grows with every diagram it draws. Measured: an export of
 /// 1,000 flows in one process peaks at 375 MB, 233 MB without rendering. Starting a worker costs
 /// about 20 ms, a few percent of the diagrams it then draws.
-final class RenderWorkerPool: @unchecked Sendable {
+///
+/// Workers can be started ahead (`start`), while the flows are still being read and analysed on one
+/// core: a worker's start and its Graphviz set-up (`Graphviz.warmUp`, about 20 ms together) then take
+/// nothing from the time the diagrams are drawn. Those not needed are ended by `render` or when the
+/// pool goes.
+public final class RenderWorkerPool: @unchecked Sendable {
     let executable: String
     let arguments: [String]
     /// How many diagrams one worker process renders before it is replaced.
-    let rendersPerWorker: Int
+    public let rendersPerWorker: Int
     private let lock = NSLock()
     private var next = 0
     private var started = 0
+    /// Workers started ahead, waiting for their first job.
+    private var waiting: [Worker] = []
 
     /// How many worker processes were started (for tests).
     var workersStarted: Int {
@@ -176,10 +185,27 @@ final class RenderWorkerPool: @unchecked Sendable {
         return started
     }
 
-    init(executable: String, arguments: [String], rendersPerWorker: Int = 200) {
+    /// A pool of workers that run `executable` with `arguments` (`flowlens render-worker`).
+    public init(executable: String, arguments: [String], rendersPerWorker: Int = 200) {
         self.executable = executable
         self.arguments = arguments
         self.rendersPerWorker = max(1, rendersPerWorker)
+    }
+
+    deinit {
+        for worker in waiting { worker.finish() }
+    }
+
+    /// Starts `count` workers now, to wait for their first job. One that cannot start is left out:
+    /// the job that would have gone to it starts a worker then, and reports why that failed.
+    public func start(_ count: Int) {
+        for _ in 0..<max(0, count) {
+            guard let worker = try? Worker(executable: executable, arguments: arguments) else { return }
+            lock.withLock {
+                waiting.append(worker)
+                started += 1
+            }
+        }
     }
 
     /// Renders `count` jobs with `workers` renderers at once. When `drawnHere` is above 0, the first
@@ -190,6 +216,7 @@ final class RenderWorkerPool: @unchecked Sendable {
     func render(count: Int, workers: Int, drawnHere: Int = 0, job: @Sendable (Int) -> RenderJob, finished: @Sendable (Int, Result<Data, any Error>) -> Void) {
         // A worker that dies closes its pipe: writing to it must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
+        lock.withLock { next = 0 }  // a pool renders one batch after another
         DispatchQueue.concurrentPerform(iterations: workers) { renderer in
             var worker: Worker?
             var rendered = 0
@@ -200,6 +227,10 @@ final class RenderWorkerPool: @unchecked Sendable {
                     let made = job(index)
                     finished(index, Result { try Graphviz.render(dot: made.dot, format: made.format, scale: made.scale) })
                     continue
+                }
+                if worker == nil, let ready = lock.withLock({ waiting.popLast() }) {
+                    worker = ready
+                    rendered = 0
                 }
                 if worker == nil {
                     do {
@@ -224,6 +255,8 @@ final class RenderWorkerPool: @unchecked Sendable {
             }
             worker?.finish()
         }
+        // Workers started ahead for more renderers than there were jobs.
+        for worker in lock.withLock({ () -> [Worker] in defer { waiting = [] }; return waiting }) { worker.finish() }
     }
 
     private func take(_ count: Int) -> Int? {
@@ -241,6 +274,7 @@ final class RenderWorkerPool: @unchecked Sendable {
         /// The end of what the worker writes to standard error, read on a thread of its own so that a
         /// chatty worker never blocks on a full pipe.
         private let errorText = ProcessRunner.PipeDrain(keepingLast: 16 * 1024)
+        private let exit: ProcessExit
         private(set) var isAlive = true
 
         init(executable: String, arguments: [String]) throws {
@@ -249,6 +283,7 @@ final class RenderWorkerPool: @unchecked Sendable {
             process.standardInput = input
             process.standardOutput = output
             process.standardError = errors
+            exit = ProcessExit(process)
             try process.run()
             errorText.start(errors.fileHandleForReading)
         }
@@ -268,7 +303,7 @@ final class RenderWorkerPool: @unchecked Sendable {
         /// How the process ended, with the last line it wrote to standard error.
         private func ended() -> String {
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            exit.wait()
             let text = String(decoding: errorText.wait(), as: UTF8.self)
             let last = text.split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
             switch process.terminationReason {
@@ -281,7 +316,7 @@ final class RenderWorkerPool: @unchecked Sendable {
         func finish() {
             guard isAlive else { return }
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            exit.wait()
             _ = errorText.wait()
         }
     }

@@ -18,6 +18,26 @@ public struct ProcessRun: Sendable {
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 }
 
+/// Waits for a child process to end, and returns as soon as it has. Foundation's
+/// `Process.waitUntilExit` on Linux runs its run loop in steps of 50 ms until the child is gone, so
+/// each wait took at least 50 ms however soon the child ended (measured: 51–52 ms for `/bin/true`,
+/// 1 ms this way); a process's `terminationHandler` is called when the child ends.
+public final class ProcessExit: Sendable {
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Watches `process`. Make it before `process.run()`: it sets the process's termination handler.
+    public init(_ process: Process) {
+        process.terminationHandler = { [ended] _ in ended.signal() }
+    }
+
+    /// Returns once the process has ended (at once if it already has), its status and reason set.
+    /// Only after the process has started; any number of times.
+    public func wait() {
+        ended.wait()
+        ended.signal()
+    }
+}
+
 /// Runs a child program to its end. Both output pipes are drained at the same time, on two threads:
 /// read one after the other, a child that fills the second pipe (64 KiB on Linux) while the parent
 /// waits on the first blocks forever, and so does the parent.
@@ -71,6 +91,7 @@ public enum ProcessRunner {
         let (errTarget, errPipe) = try attach(stderr)
         process.standardOutput = outTarget
         process.standardError = errTarget
+        let exit = ProcessExit(process)
         try process.run()
         if let inPipe, let input {
             // A program may exit without reading its input (a usage error): a closed pipe is then no failure.
@@ -85,7 +106,7 @@ public enum ProcessRunner {
         if let errPipe { capturedErrors.start(errPipe.fileHandleForReading) }
         let out = outPipe.map { $0.fileHandleForReading.readDataToEndOfFile() } ?? Data()
         let err = capturedErrors.wait()
-        process.waitUntilExit()
+        exit.wait()
         return ProcessRun(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, stdout: out, stderr: err)
     }
 

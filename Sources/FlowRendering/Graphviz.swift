@@ -87,6 +87,15 @@ public enum Graphviz {
         }
     }
 
+    /// Draws a one-node graph and drops it, so that what Graphviz sets up once a process (its
+    /// plugins and the fonts' configuration: about 10 ms before the first diagram) is ready before
+    /// the first diagram that counts: `export` calls it on another thread while the flows are read,
+    /// and each render worker as it starts. Every render loads a fresh layout plugin, so no picture
+    /// drawn after depends on it.
+    public static func warmUp() {
+        _ = try? render(dot: "digraph { a }", format: .svg)
+    }
+
     /// Parses `dot` with Graphviz's reader (`agmemread`) without laying it out, and throws its
     /// message when the text is not DOT Graphviz accepts: how the fuzz targets check the DOT text
     /// FlowLens writes, at a fraction of a layout's cost (and without its static state).

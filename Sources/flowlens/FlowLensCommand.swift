@@ -365,15 +365,25 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        // Reading and analysing the flows takes one core: meanwhile, Graphviz sets itself up on
+        // another thread and the worker processes start, so that both are ready for the first diagram.
+        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        var pool: RenderWorkerPool?
+        if format.drawsWithGraphviz {
+            DispatchQueue.global().async { Graphviz.warmUp() }
+            if workers > 1, let executable = Bundle.main.executablePath {
+                pool = RenderWorkerPool(executable: executable, arguments: ["render-worker"])
+                pool?.start(workers - 1)  // this process draws too
+            }
+        }
         let result = try input.run()
         let report = result.report
         let written: [String]
         var failed = false
         var removed: [String] = []
         var exporter = Exporter(format: format, scale: scale ?? 1)
-        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        if workers > 1, report.graph.flows.count > 1, let executable = Bundle.main.executablePath {
-            exporter.renderer = .thisProcessAndWorkers(executable: executable, arguments: ["render-worker"], count: workers)
+        if let pool, report.graph.flows.count > 1 {
+            exporter.renderer = .thisProcessAndWorkers(pool, count: workers)
         }
         // The records are replayed on the flows this run read, as `flowlens trace` replays them.
         var replay: TraceReport?

@@ -112,12 +112,35 @@ struct ParallelExportTests {
           arguments: [1, 2, 3, 8])
     func thisProcessAndWorkers(renderers: Int) {
         let many = (0..<12).map { n in RenderJob(dot: "digraph G { x\(n) -> y\(n) [label=\"edge \(n)\"]; y\(n) -> z }", format: .svg) }
-        let mixed = DiagramRenderer.thisProcessAndWorkers(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" render-worker", flowlensBinary],
-                                                          count: renderers)
+        let pool = RenderWorkerPool(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" render-worker", flowlensBinary])
+        let mixed = DiagramRenderer.thisProcessAndWorkers(pool, count: renderers)
         let drawn = mixed.render(many).map { try? $0.get() }
         #expect(drawn.allSatisfy { $0 != nil })
         #expect(drawn == DiagramRenderer.inProcess.render(many).map { try? $0.get() })
         #expect(mixed.drawsInOtherProcesses && !DiagramRenderer.inProcess.drawsInOtherProcesses)
+        // The same pool draws a second batch from its first job.
+        #expect(mixed.render(Array(many.prefix(7))).map { try? $0.get() } == Array(drawn.prefix(7)))
+    }
+
+    @Test("workers started ahead take the first jobs; those not needed are ended, none left running",
+          arguments: [(ahead: 1, renderers: 2), (ahead: 3, renderers: 2), (ahead: 2, renderers: 3)])
+    func startedAhead(ahead: Int, renderers: Int) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each worker notes its process id when it starts and again when it ends.
+        let script = "echo $$ >> \"$1/started\"; \"$0\" render-worker; echo $$ >> \"$1/ended\""
+        let pool = RenderWorkerPool(executable: "/bin/sh", arguments: ["-c", script, flowlensBinary, folder])
+        pool.start(ahead)
+        #expect(pool.workersStarted == ahead)
+        let drawn = DiagramRenderer.thisProcessAndWorkers(pool, count: renderers).render(jobs).map { try? $0.get() }
+        #expect(drawn == DiagramRenderer.inProcess.render(jobs).map { try? $0.get() })
+        // No more workers than were asked for at once: the ones started ahead were used first.
+        #expect(pool.workersStarted == max(ahead, renderers - 1))
+        func lines(_ name: String) -> [String] {
+            ((try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).sorted()
+        }
+        #expect(lines("started").count == pool.workersStarted)
+        #expect(lines("ended") == lines("started"))
     }
 
     @Test("the progress line is drawn only when enabled, after a second, and erased at the end")
