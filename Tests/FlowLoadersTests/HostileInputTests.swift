@@ -95,6 +95,24 @@ import Testing
         #expect(graph.flows.count == 1)
     }
 
+    /// A backtick up to the next one on its line is one identifier to swift-syntax (Swift 6's raw
+    /// identifiers), whatever is between: a `//`, `/*` or `"` there hides nothing, and the brackets
+    /// after it count. (Found by fuzzing `flowstate`: `` `// defect: <rule>` `` then 100 `[` took minutes.)
+    @Test func backtickIdentifiersHideNoBrackets() {
+        let deep = String(repeating: "[", count: 24) + "0" + String(repeating: "]", count: 24)
+        for (opening, column) in [("`// defect: <rule> — <why>`", 58), ("`/* not a comment`", 47), ("`say \"hi`", 38)] {
+            let text = "import FlowState\n\nenum Fixtures {\n    static let \(opening) = \(deep)\n}\n"
+            let findings = invalid(load([(name: "Raw.swift", text: text)]))
+            #expect(findings.map(\.message) == ["more than 10 square brackets open at once at line 4"], "\(opening)")
+            #expect(findings.first?.location?.column == column, "\(opening)")
+        }
+        // A backtick without a mate on its line is punctuation: the comment after it is one.
+        let lone = "import FlowState\n\nlet a = 1 ` // \(deep)\n`x` = [`[[[[[[[[[[[[`]\n"
+        #expect(SwiftNesting.check(lone, limits: Limits()) == nil)
+        // Brackets inside a raw identifier are its name, not nesting; ordinary escaped names read as before.
+        #expect(SwiftNesting.check("let `[[[[[[[[[[[[[[[[` = 1\nlet `class` = [[1]]\n", limits: Limits()) == nil)
+    }
+
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
     /// reported, not walked (the readers recurse).
     @Test func anOverlyLongCallChainIsInvalidInput() {

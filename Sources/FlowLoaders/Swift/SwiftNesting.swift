@@ -12,7 +12,10 @@ import FlowModel
 /// is not parsed; it is an `invalid-input` finding at the bracket that went too deep.
 ///
 /// The scan knows what hides brackets: comments (`//`, nested `/* */`), string literals (single and
-/// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses.
+/// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses. And what
+/// does not: a backtick up to the next one on its line is an identifier to swift-syntax's lexer,
+/// whatever is between (Swift 6's raw identifiers, `` `// not a comment` ``), so `//`, `/*` or `"`
+/// there start nothing, and the brackets after them count.
 enum SwiftNesting {
     /// What went too deep, and where (1-based; columns in UTF-8 bytes, as swift-syntax counts them).
     struct Problem: Equatable {
@@ -78,6 +81,13 @@ enum SwiftNesting {
                 continue
             }
             switch c {
+            case UInt8(ascii: "`"):
+                // As swift-syntax lexes it (`lexEscapedIdentifier`): up to a closing backtick before the
+                // end of the line, one identifier; without one, the backtick alone is punctuation.
+                var end = i + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                i = at(end, UInt8(ascii: "`")) ? end + 1 : i + 1
+                continue
             case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "/")):
                 while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
                 continue
