@@ -15,6 +15,11 @@ public struct RenderJob: Sendable {
         self.format = format
         self.scale = scale
     }
+
+    /// The picture drawn by Graphviz in this process.
+    func drawnHere() -> Result<Data, any Error> {
+        Result { try Graphviz.render(dot: dot, format: format, scale: scale) }
+    }
 }
 
 /// How diagrams are rendered: in this process, one at a time (Graphviz is not thread-safe), or by
@@ -58,8 +63,7 @@ public enum DiagramRenderer: Sendable {
         switch self {
         case .inProcess:
             for index in 0..<count {
-                let made = job(index)
-                finished(index, Result { try Graphviz.render(dot: made.dot, format: made.format, scale: made.scale) })
+                finished(index, job(index).drawnHere())
             }
         case let .workers(executable, arguments, workers):
             RenderWorkerPool(executable: executable, arguments: arguments)
@@ -224,8 +228,7 @@ public final class RenderWorkerPool: @unchecked Sendable {
             while let index = take(count) {
                 if here > 0 {
                     here -= 1
-                    let made = job(index)
-                    finished(index, Result { try Graphviz.render(dot: made.dot, format: made.format, scale: made.scale) })
+                    finished(index, job(index).drawnHere())
                     continue
                 }
                 if worker == nil, let ready = lock.withLock({ waiting.popLast() }) {
