@@ -39,7 +39,12 @@ enum DescribedMachines {
         guard flow.kind.machine == .described else { return context }
         let session = context.session
         // Asked by more than one rule: the augmented flow is analysed once.
-        if let done = session.crossingAnalyses[flow.id] { return RuleContext(analysis: done ?? context.analysis, session: session) }
+        let analysis = session.crossingAnalysis(of: flow.id) { augmentedAnalysis(of: flow, session: session) }
+        return analysis.map { RuleContext(analysis: $0, session: session) } ?? context
+    }
+
+    /// The analysis of described machine `flow` with its crossing edges; nil when it has none.
+    private static func augmentedAnalysis(of flow: Flow, session: AnalysisSession) -> FlowAnalysis? {
         let index = session.describedMachines
         // The step of this machine that holds a machine inside it, by that machine's id.
         var holders: [String: String] = [:]
@@ -50,7 +55,7 @@ enum DescribedMachines {
         }
         var extra: [Transition] = []
         for crossing in index.crossings(seenFrom: flow.id, inFile: flow.location?.file) {
-            let machine = context.session.graph.flows[crossing.machine]
+            let machine = session.graph.flows[crossing.machine]
             let transition = machine.transitions[crossing.transition]
             guard let target = transition.crossesInto else { continue }
             let source = machine.id == flow.id ? transition.from : holders[crossing.child ?? ""]
@@ -59,18 +64,13 @@ enum DescribedMachines {
             guard source != destination || machine.id == flow.id else { continue }
             extra.append(Transition(from: source, to: destination, label: transition.label, location: transition.location))
         }
-        guard !extra.isEmpty else {
-            session.crossingAnalyses[flow.id] = .some(nil)
-            return context
-        }
+        guard !extra.isEmpty else { return nil }
         var augmented = flow
         augmented.transitions += extra
         if extra.contains(where: { $0.to == "End" }), !flow.steps.contains(where: { $0.id == "End" }) {
             augmented.steps.append(Step(id: "End", name: "End", kind: .end, location: flow.location))
         }
-        let analysis = FlowAnalysis(flow: augmented, session: session)
-        session.crossingAnalyses[flow.id] = .some(analysis)
-        return RuleContext(analysis: analysis, session: session)
+        return FlowAnalysis(flow: augmented, session: session)
     }
 
     /// What `withCrossingEdges`, `runsForever` and `compositeStep` look up in the whole graph, found

@@ -1,4 +1,5 @@
 import FlowModel
+import Foundation
 
 /// The graph facts every rule needs, computed once per flow: an index of steps, edges, reachability,
 /// and the two data-flow analyses (keys set on every path; definitions that may reach a step).
@@ -319,10 +320,18 @@ public struct FlowInterface: Sendable {
 }
 
 /// Analyses of all flows of one graph, shared so that sub-flows are resolved once and cycles of
-/// sub-flows (A runs B runs A) terminate. Not for concurrent use: one session per analysing thread.
-public final class AnalysisSession {
+/// sub-flows (A runs B runs A) terminate.
+///
+/// Safe to share between threads (`Analyzer.findings` runs the rules of several flows at once):
+/// every cache below is read and filled under `lock`. The lock is recursive because an analysis asks
+/// for its sub-flows' interfaces, and an interface for its flow's analysis. What a cache holds never
+/// depends on which thread asked first, with one exception that the caller orders: in a cycle of
+/// sub-flows, the flow analysed first sees the others without it (see `analysis(of:)`).
+public final class AnalysisSession: @unchecked Sendable {
     /// The graph analysed.
     public let graph: FlowGraph
+    /// Guards every `var` of the session.
+    private let lock = NSRecursiveLock()
     private var analyses: [String: FlowAnalysis] = [:]
     private var interfaces: [String: FlowInterface?] = [:]
     private var inProgress = Set<String>()
@@ -352,11 +361,25 @@ public final class AnalysisSession {
         return callers
     }()
 
+    private lazy var describedMachineIndex = DescribedMachines.Index(graph)
     /// The graph's state machines as `DescribedMachines` looks them up, found once.
-    lazy var describedMachines = DescribedMachines.Index(graph)
+    var describedMachines: DescribedMachines.Index { locked { describedMachineIndex } }
     /// Per described machine's id, the analysis of the machine with the edges that cross its
     /// composites' boundaries (`DescribedMachines.withCrossingEdges`); nil inside when it has none.
-    var crossingAnalyses: [String: FlowAnalysis?] = [:]
+    private var crossingAnalyses: [String: FlowAnalysis?] = [:]
+
+    /// The analysis of described machine `id` with its crossing edges: the one kept, else `make`'s,
+    /// kept. (`make` runs outside the lock; two threads making it at once make the same analysis,
+    /// and the first one kept is the one both get.)
+    func crossingAnalysis(of id: String, make: () -> FlowAnalysis?) -> FlowAnalysis? {
+        if let done = locked({ crossingAnalyses[id] }) { return done }
+        let made = make()
+        return locked {
+            if let done = crossingAnalyses[id] { return done }
+            crossingAnalyses[id] = .some(made)
+            return made
+        }
+    }
 
     /// Per source location of a declared read, the steps (flow and step index) that declare it:
     /// a read written once and run by several flows, found without a scan of the graph per read.
@@ -372,7 +395,7 @@ public final class AnalysisSession {
     }()
 
     /// The steps (flow and step index, in the graph's order) with a declared read at `location`.
-    func stepsReading(at location: SourceLocation) -> [(flow: Int, step: Int)] { readSteps[location] ?? [] }
+    func stepsReading(at location: SourceLocation) -> [(flow: Int, step: Int)] { locked { readSteps[location] ?? [] } }
 
     /// Values worked out once per graph, by their type (`shared(_:)`).
     private var sharedValues: [ObjectIdentifier: Any] = [:]
@@ -381,6 +404,8 @@ public final class AnalysisSession {
     /// on the first call for its type and kept for the session (a scan of the graph for each flow is
     /// quadratic in the flows). Give each such value a type of its own.
     public func shared<Value>(_ make: (FlowGraph) -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
         let key = ObjectIdentifier(Value.self)
         if let known = sharedValues[key] as? Value { return known }
         let value = make(graph)
@@ -391,8 +416,14 @@ public final class AnalysisSession {
     /// Creates a session over `graph`.
     public init(graph: FlowGraph) { self.graph = graph }
 
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
     /// The flow with this id, else the first with this name (as `FlowGraph.flow(named:)`).
-    public func flow(named reference: String) -> Flow? { flowIndex[reference].map { graph.flows[$0] } }
+    public func flow(named reference: String) -> Flow? { locked { flowIndex[reference] }.map { graph.flows[$0] } }
 
     /// The analysis of `flow` (computed once).
     ///
@@ -401,7 +432,14 @@ public final class AnalysisSession {
     /// sub-flows are analysed first, deepest first, by a loop with its own stack that asks for them in
     /// the order `FlowAnalysis.init` does and keeps the same flows "in progress": the results are
     /// those of the recursion, and each `init` finds what it asks for already done.
+    ///
+    /// In a cycle of sub-flows the flow asked for first sees the others without itself (it is in
+    /// progress: it contributes no keys), and they keep what they saw: so the order of the first
+    /// questions decides those analyses. `Analyzer.findings` asks for every flow's in the graph's
+    /// order before any rule runs.
     public func analysis(of flow: Flow) -> FlowAnalysis {
+        lock.lock()
+        defer { lock.unlock() }
         if let done = analyses[flow.id] { return done }
         var stack: [(flow: Flow, next: Int, seenIDs: Set<String>)] = [(flow, 0, [])]
         inProgress.insert(flow.id)
@@ -441,6 +479,8 @@ public final class AnalysisSession {
     /// The interface of the flow named `reference` (id or name); nil when it does not exist or is
     /// being analysed further up the stack (a recursive sub-flow contributes no keys).
     public func interface(of reference: String) -> FlowInterface? {
+        lock.lock()
+        defer { lock.unlock() }
         guard let flow = flow(named: reference) else { return nil }
         if let known = interfaces[flow.id] { return known }
         guard !inProgress.contains(flow.id) else { return nil }
@@ -478,7 +518,7 @@ public final class AnalysisSession {
     /// caller as outputs): a sub-flow's write of such a key is used.
     public func keysReadByCallers(of flow: Flow) -> Set<String> {
         var keys = Set<String>()
-        for (index, callSteps) in callers[flow.id] ?? [] {
+        for (index, callSteps) in locked({ callers[flow.id] ?? [] }) {
             let caller = graph.flows[index]
             guard caller.id != flow.id else { continue }
             let analysis = analysis(of: caller)

@@ -205,16 +205,25 @@ public struct Analyzer: Sendable {
     /// The load findings of `graph` plus every rule's findings for every flow, before inline
     /// suppressions; `session` keeps each flow's analysis (every flow is analysed).
     public func findings(of graph: FlowGraph, session: AnalysisSession) -> [Finding] {
-        var findings = graph.loadFindings
         let halfRead = Self.halfRead(graph)
-        for flow in graph.flows {
-            let context = RuleContext(analysis: session.analysis(of: flow), session: session)
+        // 1. Every flow's analysis, one at a time in the graph's order, before any rule runs: in a
+        //    cycle of sub-flows the flow analysed first decides what the others see (see
+        //    `AnalysisSession.analysis(of:)`), so that order must not depend on the rules or on timing.
+        let analyses = graph.flows.map { session.analysis(of: $0) }
+        // 2. The rules, flows spread over the cores. A flow's findings depend only on the analyses
+        //    fixed above and on session caches whose values do not depend on who asks first; they are
+        //    joined in the graph's order, so the result is the same on any number of cores.
+        let perFlow = graph.flows.indices.parallelMap { f -> [Finding] in
+            let flow = graph.flows[f]
+            let context = RuleContext(analysis: analyses[f], session: session)
+            var findings: [Finding] = []
             for rule in rules where !halfRead.contains(flow.id) || type(of: rule).description.runsOnPartlyReadFlows {
                 let parts = extensions[rule.id, default: []].flatMap { $0.check(context) }
                 findings += Self.grouped(rule.check(context) + parts, perKey: findingsPerKey)
             }
+            return findings
         }
-        return findings
+        return graph.loadFindings + perFlow.joined()
     }
 
     /// `findings` under the inline suppressions of `graph` and `more` (comments in files that are no
