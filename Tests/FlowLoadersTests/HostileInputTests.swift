@@ -113,6 +113,27 @@ import Testing
         #expect(SwiftNesting.check("let `[[[[[[[[[[[[[[[[` = 1\nlet `class` = [[1]]\n", limits: Limits()) == nil)
     }
 
+    /// A raw string's `"""` closed on its own line (`#"""#`, `##"""a"##`) opens a one-line string to
+    /// swift-syntax, not a multi-line one: the code after it is code, and its brackets count. (Found by
+    /// fuzzing `flowstate`: `##"""##` hid 19 `[` in a generic argument, and the look-ahead took seconds.)
+    @Test func rawStringsClosedOnTheirLineHideNoBrackets() {
+        // Twelve: past the limit, and few enough that a scan missing them does not make the parse slow.
+        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        for opening in ["##\"\"\"##", "#\"\"\"#", "##\"\"\"a\"##", "#\"\"\" x \"\" \"#"] {
+            let before = "    static let s = \(opening); static let t = "
+            let text = "import FlowState\n\nenum Fixtures {\n\(before)\(deep)\n}\n"
+            let findings = invalid(load([(name: "Raw.swift", text: text)]))
+            #expect(findings.map(\.message) == ["more than 10 square brackets open at once at line 4"], "\(opening)")
+            // At the eleventh `[`.
+            #expect(findings.first?.location?.column == before.utf8.count + 11, "\(opening)")
+        }
+        // A multi-line raw string is one when its line does not close it: its brackets are text.
+        let multiline = "let s = #\"\"\"\n\(deep) \"\"# not yet\n\"\"\"#\nlet t = [[1]]\n"
+        #expect(SwiftNesting.check(multiline, limits: Limits()) == nil)
+        // Without `#`s, `"""` always opens a multi-line string (swift-syntax reports the text after it).
+        #expect(SwiftNesting.check("let s = \"\"\" \"\(deep)\n\"\"\"\n", limits: Limits()) == nil)
+    }
+
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
     /// reported, not walked (the readers recurse).
     @Test func anOverlyLongCallChainIsInvalidInput() {

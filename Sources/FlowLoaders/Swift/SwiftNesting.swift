@@ -15,7 +15,9 @@ import FlowModel
 /// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses. And what
 /// does not: a backtick up to the next one on its line is an identifier to swift-syntax's lexer,
 /// whatever is between (Swift 6's raw identifiers, `` `// not a comment` ``), so `//`, `/*` or `"`
-/// there start nothing, and the brackets after them count.
+/// there start nothing, and the brackets after them count. Nor does a raw string's `"""` whose own
+/// line closes it (`#"""#` is a one-line string holding a quote): a multi-line string there would
+/// hide every bracket up to the next `"""#`.
 enum SwiftNesting {
     /// What went too deep, and where (1-based; columns in UTF-8 bytes, as swift-syntax counts them).
     struct Problem: Equatable {
@@ -110,7 +112,19 @@ enum SwiftNesting {
                 var count = 0
                 while at(i + count, UInt8(ascii: "#")) { count += 1 }
                 guard at(i + count, 0x22) else { i += max(count, 1); continue }
-                let multiline = at(i + count + 1, 0x22) && at(i + count + 2, 0x22)
+                var multiline = at(i + count + 1, 0x22) && at(i + count + 2, 0x22)
+                // As swift-syntax lexes it (`lexStringQuote`): a raw string's `"""` whose line closes it
+                // (a `"` and the same number of `#`s, or those `#`s right after the quotes: `#"""#`,
+                // `##"""a"##`) opens a one-line string, not a multi-line one.
+                if multiline, count > 0 {
+                    var j = i + count + 3
+                    var closed = hashes(from: j, count: count)
+                    while !closed, j < bytes.count, bytes[j] != 0x0A, bytes[j] != 0x0D {
+                        j += 1
+                        if bytes[j - 1] == 0x22 { closed = hashes(from: j, count: count) }
+                    }
+                    multiline = !closed
+                }
                 string = StringKind(multiline: multiline, hashes: count)
                 i += count + (multiline ? 3 : 1)
                 continue
