@@ -134,6 +134,20 @@ import Testing
         #expect(SwiftNesting.check("let s = \"\"\" \"\(deep)\n\"\"\"\n", limits: Limits()) == nil)
     }
 
+    /// A carriage return ends a `//` comment and an unterminated one-line string, as a line feed does
+    /// (swift-syntax's lexer ends a line at either): what follows it is code, and its brackets count.
+    @Test func aCarriageReturnEndsCommentsAndOneLineStrings() {
+        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        for before in ["// a comment\r", "let s = \"unterminated\r", "let s = #\"raw\r", "/// docs\r\r"] {
+            let text = "import FlowState\n\nenum Fixtures {\n\(before)    static let t = \(deep)\n}\n"
+            let findings = invalid(load([(name: "CR.swift", text: text)]))
+            #expect(findings.map(\.message).count == 1, "\(before.debugDescription)")
+            #expect(findings.first?.message.hasPrefix("more than 10 square brackets open at once") == true, "\(before.debugDescription)")
+        }
+        // Line feeds after a carriage return (Windows line ends) change nothing: the comment ended already.
+        #expect(SwiftNesting.check("// [[[[[[[[[[[[[[\r\nlet a = [[1]]\r\n", limits: Limits()) == nil)
+    }
+
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
     /// reported, not walked (the readers recurse).
     @Test func anOverlyLongCallChainIsInvalidInput() {

@@ -17,7 +17,8 @@ import FlowModel
 /// whatever is between (Swift 6's raw identifiers, `` `// not a comment` ``), so `//`, `/*` or `"`
 /// there start nothing, and the brackets after them count. Nor does a raw string's `"""` whose own
 /// line closes it (`#"""#` is a one-line string holding a quote): a multi-line string there would
-/// hide every bracket up to the next `"""#`.
+/// hide every bracket up to the next `"""#`. And a line, for a `//` comment or a one-line string,
+/// ends at a carriage return as at a line feed (swift-syntax's `advanceToEndOfLine`).
 enum SwiftNesting {
     /// What went too deep, and where (1-based; columns in UTF-8 bytes, as swift-syntax counts them).
     struct Problem: Equatable {
@@ -78,7 +79,8 @@ enum SwiftNesting {
                     string = nil
                     continue
                 }
-                if c == UInt8(ascii: "\n"), !kind.multiline { string = nil }  // unterminated: the parser reports it
+                // Unterminated (the parser reports it): a line ends at a line feed or a carriage return.
+                if c == 0x0A || c == 0x0D, !kind.multiline { string = nil }
                 i += 1
                 continue
             }
@@ -91,7 +93,7 @@ enum SwiftNesting {
                 i = at(end, UInt8(ascii: "`")) ? end + 1 : i + 1
                 continue
             case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "/")):
-                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
                 continue
             case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "*")):
                 var depth = 0
