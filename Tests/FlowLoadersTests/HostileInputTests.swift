@@ -135,10 +135,13 @@ import Testing
     }
 
     /// A carriage return ends a `//` comment and an unterminated one-line string, as a line feed does
-    /// (swift-syntax's lexer ends a line at either): what follows it is code, and its brackets count.
-    @Test func aCarriageReturnEndsCommentsAndOneLineStrings() {
+    /// (swift-syntax's lexer ends a line at either), and a backslash before either escapes nothing
+    /// (`lexEscapedCharacter` leaves the line end): what follows is code, and its brackets count.
+    @Test func lineEndsEndCommentsAndOneLineStringsAsTheLexerSays() {
         let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
-        for before in ["// a comment\r", "let s = \"unterminated\r", "let s = #\"raw\r", "/// docs\r\r"] {
+        for before in ["// a comment\r", "let s = \"unterminated\r", "let s = #\"raw\r", "/// docs\r\r",
+                       // A backslash before a line end escapes nothing: the line end still ends the string.
+                       "let s = \"continued\\\n", "let s = \"continued\\\r\n", "let s = #\"continued\\#\n"] {
             let text = "import FlowState\n\nenum Fixtures {\n\(before)    static let t = \(deep)\n}\n"
             let findings = invalid(load([(name: "CR.swift", text: text)]))
             #expect(findings.map(\.message).count == 1, "\(before.debugDescription)")
@@ -146,6 +149,9 @@ import Testing
         }
         // Line feeds after a carriage return (Windows line ends) change nothing: the comment ended already.
         #expect(SwiftNesting.check("// [[[[[[[[[[[[[[\r\nlet a = [[1]]\r\n", limits: Limits()) == nil)
+        // In a multi-line string a backslash before the line end continues the line; the line is counted.
+        let continued = "let s = \"\"\"\n  a \\\n  b\n  \"\"\"\nlet t = \(deep)\n"
+        #expect(SwiftNesting.check(continued, limits: Limits())?.line == 5)
     }
 
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is

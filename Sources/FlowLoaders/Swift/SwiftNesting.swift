@@ -70,7 +70,9 @@ enum SwiftNesting {
                         i = after + 1
                         continue
                     }
-                    i = after + 1  // an escape: skip the escaped character
+                    // An escape: skip the escaped character, but never a line end (swift-syntax's
+                    // `lexEscapedCharacter` leaves it: it ends a one-line string, and it is a line).
+                    i = at(after, 0x0A) || at(after, 0x0D) ? after : after + 1
                     continue
                 }
                 let closing = kind.multiline ? at(i, 0x22) && at(i + 1, 0x22) && at(i + 2, 0x22) : c == 0x22
