@@ -141,7 +141,9 @@ import Testing
         let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
         for before in ["// a comment\r", "let s = \"unterminated\r", "let s = #\"raw\r", "/// docs\r\r",
                        // A backslash before a line end escapes nothing: the line end still ends the string.
-                       "let s = \"continued\\\n", "let s = \"continued\\\r\n", "let s = #\"continued\\#\n"] {
+                       "let s = \"continued\\\n", "let s = \"continued\\\r\n", "let s = #\"continued\\#\n",
+                       // `'…'` is a (wrong) one-line string to swift-syntax: the `"` in it opens nothing.
+                       "let c = '\"'; ", "let c = 'a\\'\"'; ", "let c = '\\(\"\")\"'; ", "let c = '\"\n"] {
             let text = "import FlowState\n\nenum Fixtures {\n\(before)    static let t = \(deep)\n}\n"
             let findings = invalid(load([(name: "CR.swift", text: text)]))
             #expect(findings.map(\.message).count == 1, "\(before.debugDescription)")

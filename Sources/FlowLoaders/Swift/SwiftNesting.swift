@@ -34,10 +34,12 @@ enum SwiftNesting {
         case interpolation(StringKind)
     }
 
-    /// A string literal being read: `"` or `"""`, with its number of `#`s.
+    /// A string literal being read: `"` or `"""`, with its number of `#`s; or `'…'`, which Swift does
+    /// not have but swift-syntax lexes as a one-line string (for its error), a `"` in it being text.
     private struct StringKind {
         var multiline: Bool
         var hashes: Int
+        var quote: UInt8 = 0x22
     }
 
     /// The first nesting problem in `text`, or nil.
@@ -75,7 +77,7 @@ enum SwiftNesting {
                     i = at(after, 0x0A) || at(after, 0x0D) ? after : after + 1
                     continue
                 }
-                let closing = kind.multiline ? at(i, 0x22) && at(i + 1, 0x22) && at(i + 2, 0x22) : c == 0x22
+                let closing = kind.multiline ? at(i, 0x22) && at(i + 1, 0x22) && at(i + 2, 0x22) : c == kind.quote
                 if closing, hashes(from: i + (kind.multiline ? 3 : 1), count: kind.hashes) {
                     i += (kind.multiline ? 3 : 1) + kind.hashes
                     string = nil
@@ -110,6 +112,10 @@ enum SwiftNesting {
                     }
                     i += 1
                 }
+                continue
+            case UInt8(ascii: "'"):
+                string = StringKind(multiline: false, hashes: 0, quote: c)
+                i += 1
                 continue
             case UInt8(ascii: "#"), 0x22:
                 // A string literal, raw (`#"…"#`) or not; `#if` and other `#` words are not strings.
