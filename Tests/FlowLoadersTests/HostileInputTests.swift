@@ -143,7 +143,10 @@ import Testing
                        // A backslash before a line end escapes nothing: the line end still ends the string.
                        "let s = \"continued\\\n", "let s = \"continued\\\r\n", "let s = #\"continued\\#\n",
                        // `'…'` is a (wrong) one-line string to swift-syntax: the `"` in it opens nothing.
-                       "let c = '\"'; ", "let c = 'a\\'\"'; ", "let c = '\\(\"\")\"'; ", "let c = '\"\n"] {
+                       "let c = '\"'; ", "let c = 'a\\'\"'; ", "let c = '\\(\"\")\"'; ", "let c = '\"\n",
+                       // An interpolation ends at the `)` matching its `\(`, brackets inside it open or not;
+                       // in a one-line string, a line end ends it and the string.
+                       "let s = \"\\( [ ) ] \"; ", "let s = \"\\(x\nlet y = (1)); ", "let s = \"a \\(\"b \\(x\nlet y = (1)); "] {
             let text = "import FlowState\n\nenum Fixtures {\n\(before)    static let t = \(deep)\n}\n"
             let findings = invalid(load([(name: "CR.swift", text: text)]))
             #expect(findings.map(\.message).count == 1, "\(before.debugDescription)")
@@ -154,6 +157,8 @@ import Testing
         // In a multi-line string a backslash before the line end continues the line; the line is counted.
         let continued = "let s = \"\"\"\n  a \\\n  b\n  \"\"\"\nlet t = \(deep)\n"
         #expect(SwiftNesting.check(continued, limits: Limits())?.line == 5)
+        // A multi-line string's interpolation may span lines; after it, the string's text is text.
+        #expect(SwiftNesting.check("let s = \"\"\"\n  \\(f(\n  1)) \(deep)\n  \"\"\"\n", limits: Limits()) == nil)
     }
 
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is

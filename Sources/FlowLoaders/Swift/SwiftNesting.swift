@@ -30,8 +30,21 @@ enum SwiftNesting {
     private enum Frame {
         /// `(`, `[` or `{` in code.
         case bracket(UInt8)
-        /// `\(` inside a string; the string resumes at its `)`.
-        case interpolation(StringKind)
+        /// `\(` inside a string (see `Interpolation`).
+        case interpolation
+    }
+
+    /// An interpolation being read, as swift-syntax's lexer follows it (`lexInStringInterpolation`):
+    /// it counts only parentheses, and ends at the `)` that matches its `\(` whatever brackets are
+    /// still open inside it; the string then resumes. In a one-line string a line end ends it, and
+    /// the string with it.
+    private struct Interpolation {
+        /// The string it is in.
+        var string: StringKind
+        /// `(` open inside it.
+        var parentheses = 0
+        /// Its frame's index in the stack.
+        var frame: Int
     }
 
     /// A string literal being read: `"` or `"""`, with its number of `#`s; or `'…'`, which Swift does
@@ -50,12 +63,23 @@ enum SwiftNesting {
         var i = 0
         var string: StringKind?  // inside a string literal's text
         var squares: [Int] = []  // for each frame, the `[`s open since the nearest `{` or interpolation
+        var interpolations: [Interpolation] = []
 
         func problem(_ message: String) -> Problem { Problem(message: message, line: line, column: i - lineStart + 1) }
         func at(_ offset: Int, _ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
         func hashes(from offset: Int, count: Int) -> Bool {
             guard offset + count <= bytes.count else { return false }
             return bytes[offset..<(offset + count)].allSatisfy { $0 == UInt8(ascii: "#") }
+        }
+        /// Leaves `interpolation` and every frame opened in it.
+        func leave(_ interpolation: Interpolation) {
+            stack.removeSubrange(interpolation.frame...)
+            squares.removeSubrange(interpolation.frame...)
+            interpolations.removeLast()
+        }
+        /// At a line end: the interpolations of one-line strings end there, and their strings too.
+        func endLine() {
+            while let last = interpolations.last, !last.string.multiline { leave(last) }
         }
 
         while i < bytes.count {
@@ -65,7 +89,8 @@ enum SwiftNesting {
                 if c == UInt8(ascii: "\\"), hashes(from: i + 1, count: kind.hashes) {
                     let after = i + 1 + kind.hashes
                     if at(after, UInt8(ascii: "(")) {
-                        stack.append(.interpolation(kind))
+                        interpolations.append(Interpolation(string: kind, frame: stack.count))
+                        stack.append(.interpolation)
                         squares.append(0)
                         string = nil
                         if stack.count > limits.nesting { return problem("nested deeper than \(limits.nesting) levels at line \(line)") }
@@ -83,12 +108,18 @@ enum SwiftNesting {
                     string = nil
                     continue
                 }
-                // Unterminated (the parser reports it): a line ends at a line feed or a carriage return.
-                if c == 0x0A || c == 0x0D, !kind.multiline { string = nil }
+                // Unterminated (the parser reports it): a line ends at a line feed or a carriage return,
+                // and so does every one-line string and interpolation around this one.
+                if c == 0x0A || c == 0x0D, !kind.multiline {
+                    string = nil
+                    endLine()
+                }
                 i += 1
                 continue
             }
             switch c {
+            case 0x0A, 0x0D:
+                endLine()
             case UInt8(ascii: "`"):
                 // As swift-syntax lexes it (`lexEscapedIdentifier`): up to a closing backtick before the
                 // end of the line, one identifier; without one, the backtick alone is punctuation.
@@ -139,6 +170,7 @@ enum SwiftNesting {
                 i += count + (multiline ? 3 : 1)
                 continue
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                if c == UInt8(ascii: "("), !interpolations.isEmpty { interpolations[interpolations.count - 1].parentheses += 1 }
                 stack.append(.bracket(c))
                 let open = c == UInt8(ascii: "{") ? 0 : (squares.last ?? 0) + (c == UInt8(ascii: "[") ? 1 : 0)
                 squares.append(open)
@@ -147,14 +179,22 @@ enum SwiftNesting {
                     return problem("more than \(limits.squareBrackets) square brackets open at once at line \(line)")
                 }
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if case let .interpolation(kind)? = stack.last, c == UInt8(ascii: ")") {
-                    stack.removeLast()
-                    squares.removeLast()
-                    string = kind
-                    i += 1
-                    continue
-                }
-                if !stack.isEmpty {
+                if let last = interpolations.last {
+                    if c == UInt8(ascii: ")") {
+                        if last.parentheses == 0 {
+                            leave(last)
+                            string = last.string
+                            i += 1
+                            continue
+                        }
+                        interpolations[interpolations.count - 1].parentheses -= 1
+                    }
+                    // A bracket closes what was opened inside the interpolation, never the interpolation.
+                    if stack.count > last.frame + 1 {
+                        stack.removeLast()
+                        squares.removeLast()
+                    }
+                } else if !stack.isEmpty {
                     stack.removeLast()
                     squares.removeLast()
                 }
