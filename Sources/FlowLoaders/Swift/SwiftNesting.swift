@@ -11,14 +11,22 @@ import FlowModel
 /// does, the look-ahead never enters one). A file past `Limits.nesting` or `Limits.squareBrackets`
 /// is not parsed; it is an `invalid-input` finding at the bracket that went too deep.
 ///
-/// The scan knows what hides brackets: comments (`//`, nested `/* */`), string literals (single and
-/// multi-line, raw `#"…"#`) and their interpolations `\( … )`, which nest like parentheses. And what
-/// does not: a backtick up to the next one on its line is an identifier to swift-syntax's lexer,
-/// whatever is between (Swift 6's raw identifiers, `` `// not a comment` ``), so `//`, `/*` or `"`
-/// there start nothing, and the brackets after them count. Nor does a raw string's `"""` whose own
-/// line closes it (`#"""#` is a one-line string holding a quote): a multi-line string there would
-/// hide every bracket up to the next `"""#`. And a line, for a `//` comment or a one-line string,
-/// ends at a carriage return as at a line feed (swift-syntax's `advanceToEndOfLine`).
+/// The scan knows what hides brackets — comments (`//`, nested `/* */`), string literals (single and
+/// multi-line, raw `#"…"#`) and their interpolations `\( … )` — and it must decide each exactly as
+/// swift-syntax's lexer (`Lexer/Cursor.swift`) does: where the scan sees a string or a comment that the
+/// lexer does not, brackets the parser reads are hidden from the count, and the look-ahead runs for
+/// minutes (each rule below was found that way, by fuzzing or by reading the lexer):
+/// - a backtick up to the next one on its line is one identifier (Swift 6's raw identifiers,
+///   `` `// not a comment` ``, `lexEscapedIdentifier`): `//`, `/*` or `"` there start nothing;
+/// - a raw string's `"""` whose own line closes it (`#"""#`, `##"""a"##`) opens a one-line string
+///   (`lexStringQuote`);
+/// - a line ends at a carriage return as at a line feed, for a `//` comment and a one-line string
+///   (`advanceToEndOfLine`), and a backslash before either escapes nothing (`lexEscapedCharacter`);
+/// - `'…'` is a one-line string (Swift has none, but the lexer reads one for its error);
+/// - an interpolation counts only parentheses and ends at the `)` matching its `\(`, whatever else is
+///   open in it; in a one-line string a line end ends it and the string (`lexInStringInterpolation`).
+/// Still different: regex literals (`/…/`, `#/…/#`), whose text the scan reads as code (a `"` there
+/// opens a string to it).
 enum SwiftNesting {
     /// What went too deep, and where (1-based; columns in UTF-8 bytes, as swift-syntax counts them).
     struct Problem: Equatable {
