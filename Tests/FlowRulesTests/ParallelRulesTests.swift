@@ -66,7 +66,7 @@ import Testing
         let session = AnalysisSession(graph: graph)
         let analyses = graph.flows.map { session.analysis(of: $0) }
         var findings = graph.loadFindings
-        for (f, _) in graph.flows.enumerated() {
+        for f in graph.flows.indices {
             let context = RuleContext(analysis: analyses[f], session: session)
             for rule in analyzer.rules {
                 let parts = analyzer.extensions[rule.id, default: []].flatMap { $0.check(context) }
