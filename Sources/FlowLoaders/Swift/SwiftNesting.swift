@@ -75,6 +75,8 @@ enum SwiftNesting {
 
         func problem(_ message: String) -> Problem { Problem(message: message, line: line, column: i - lineStart + 1) }
         func at(_ offset: Int, _ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
+        /// Whether a line ends at `offset`: at a line feed or a carriage return, as swift-syntax's lexer ends one.
+        func lineEnds(at offset: Int) -> Bool { at(offset, 0x0A) || at(offset, 0x0D) }
         func hashes(from offset: Int, count: Int) -> Bool {
             guard offset + count <= bytes.count else { return false }
             return bytes[offset..<(offset + count)].allSatisfy { $0 == UInt8(ascii: "#") }
@@ -107,7 +109,7 @@ enum SwiftNesting {
                     }
                     // An escape: skip the escaped character, but never a line end (swift-syntax's
                     // `lexEscapedCharacter` leaves it: it ends a one-line string, and it is a line).
-                    i = at(after, 0x0A) || at(after, 0x0D) ? after : after + 1
+                    i = lineEnds(at: after) ? after : after + 1
                     continue
                 }
                 let closing = kind.multiline ? at(i, 0x22) && at(i + 1, 0x22) && at(i + 2, 0x22) : c == kind.quote
@@ -118,7 +120,7 @@ enum SwiftNesting {
                 }
                 // Unterminated (the parser reports it): a line ends at a line feed or a carriage return,
                 // and so does every one-line string and interpolation around this one.
-                if c == 0x0A || c == 0x0D, !kind.multiline {
+                if lineEnds(at: i), !kind.multiline {
                     string = nil
                     endLine()
                 }
@@ -132,11 +134,11 @@ enum SwiftNesting {
                 // As swift-syntax lexes it (`lexEscapedIdentifier`): up to a closing backtick before the
                 // end of the line, one identifier; without one, the backtick alone is punctuation.
                 var end = i + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                while end < bytes.count, bytes[end] != UInt8(ascii: "`"), !lineEnds(at: end) { end += 1 }
                 i = at(end, UInt8(ascii: "`")) ? end + 1 : i + 1
                 continue
             case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "/")):
-                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
+                while i < bytes.count, !lineEnds(at: i) { i += 1 }
                 continue
             case UInt8(ascii: "/") where at(i + 1, UInt8(ascii: "*")):
                 var depth = 0
@@ -168,7 +170,7 @@ enum SwiftNesting {
                 if multiline, count > 0 {
                     var j = i + count + 3
                     var closed = hashes(from: j, count: count)
-                    while !closed, j < bytes.count, bytes[j] != 0x0A, bytes[j] != 0x0D {
+                    while !closed, j < bytes.count, !lineEnds(at: j) {
                         j += 1
                         if bytes[j - 1] == 0x22 { closed = hashes(from: j, count: count) }
                     }
