@@ -161,6 +161,22 @@ import Testing
         #expect(SwiftNesting.check("let s = \"\"\"\n  \\(f(\n  1)) \(deep)\n  \"\"\"\n", limits: Limits()) == nil)
     }
 
+    /// A regex literal is one token to swift-syntax: a `"` or `//` in it opens nothing, and the
+    /// brackets after it count; the brackets in it are its pattern's, not nesting. (A scan of the
+    /// bytes read `/"/` as a string to the line's end: 26 `[` after it took 14 s to parse.)
+    @Test func regexLiteralsAreTheirOwnTokens() {
+        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        for regex in ["/\"/", "#/\"/#", "/a\"b\"\"\"/", "#/ // \"/#", "#/\n  \" [(\n  /#", "/'/", "/\\/\"/"] {
+            let text = "import FlowState\n\nenum Fixtures {\n    static let r = \(regex); static let t = \(deep)\n}\n"
+            let findings = invalid(load([(name: "Regex.swift", text: text)]))
+            #expect(findings.map(\.message) == ["more than 10 square brackets open at once at line \(regex.contains("\n") ? 6 : 4)"], "\(regex)")
+        }
+        let pattern = "let r = /" + String(repeating: "[", count: 12) + "a" + String(repeating: "]", count: 12) + "/\n"
+        #expect(SwiftNesting.check(pattern, limits: Limits()) == nil)
+        // `/` between operands is division: the brackets after two of them count.
+        #expect(SwiftNesting.check("let q = a / b / c; let t = \(deep)\n", limits: Limits()) != nil)
+    }
+
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
     /// reported, not walked (the readers recurse).
     @Test func anOverlyLongCallChainIsInvalidInput() {
