@@ -147,16 +147,16 @@ public enum Escaping {
         return out + "\""
     }
 
-    /// `json(_:alsoEscaping:)` without the quotes, appended to `out` (the JSON writer's fast path).
-    /// By UTF-8 bytes: what needs no escape is appended a run at a time, not a scalar at a time.
-    public static func json(_ text: String, into out: inout String) {
+    /// `json(_:alsoEscaping:)` without the quotes, appended to `out` as UTF-8 (the JSON writer's fast
+    /// path). By bytes: what needs no escape is appended a run at a time, not a scalar at a time.
+    public static func json(_ text: String, into out: inout [UInt8]) {
         var text = text
         text.makeContiguousUTF8()
-        text.utf8.withContiguousStorageIfAvailable { bytes in
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
             var run = 0, i = 0
             while i < bytes.count {
                 let byte = bytes[i]
-                var escape: String?
+                var escape: StaticString?
                 var width = 1
                 switch byte {
                 case UInt8(ascii: "\""): escape = "\\\""
@@ -164,7 +164,12 @@ public enum Escaping {
                 case UInt8(ascii: "\n"): escape = "\\n"
                 case UInt8(ascii: "\r"): escape = "\\r"
                 case UInt8(ascii: "\t"): escape = "\\t"
-                case 0..<0x20, 0x7F: escape = "\\u" + hex(Unicode.Scalar(byte))
+                case 0..<0x20, 0x7F:
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                    out.append(contentsOf: ("\\u" + hex(Unicode.Scalar(byte))).utf8)
+                    i += 1
+                    run = i
+                    continue
                 // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
                 case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
                     escape = bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
@@ -172,17 +177,18 @@ public enum Escaping {
                 default: break
                 }
                 guard let escape else { i += 1; continue }
-                if i > run { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<i]), as: UTF8.self) }
-                out += escape
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
                 i += width
                 run = i
             }
-            if run == 0 {
-                out += text
-            } else if run < bytes.count {
-                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run...]), as: UTF8.self)
-            }
-        } ?? json(text, into: &out, alsoEscaping: { _ in false })
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        if done == nil {
+            var escaped = ""
+            json(text, into: &escaped, alsoEscaping: { _ in false })
+            out.append(contentsOf: escaped.utf8)
+        }
     }
 
     /// `json(_:into:)`, escaping also every character `alsoEscaping` names.
