@@ -177,6 +177,17 @@ import Testing
         #expect(SwiftNesting.check("let q = a / b / c; let t = \(deep)\n", limits: Limits()) != nil)
     }
 
+    /// In code that does not parse, a closing bracket closes only one of its own kind: stray `)`s
+    /// after six `[` leave them open, so eight more make fourteen, too many (a count too low could
+    /// let the look-ahead run away; one too high only names a broken file's problem differently).
+    @Test func aStrayClosingBracketClosesOnlyItsOwnKind() {
+        let text = "let t = [[[[[[ ) ) ) ) ) ) [[[[[[[[0]]]]]]]]\n"
+        #expect(SwiftNesting.check(text, limits: Limits()) == SwiftNesting.Problem(
+            message: "more than 10 square brackets open at once at line 1", line: 1, column: 27 + 5))
+        // Balanced, the same brackets are fine.
+        #expect(SwiftNesting.check("let t = [[[[[[ ]]]]]] [[[[[[[[0]]]]]]]]\n", limits: Limits()) == nil)
+    }
+
     /// A flow built as one long chain has a syntax tree as deep as the chain: past the limit it is
     /// reported, not walked (the readers recurse).
     @Test func anOverlyLongCallChainIsInvalidInput() {
