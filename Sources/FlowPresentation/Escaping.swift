@@ -151,43 +151,34 @@ public enum Escaping {
     /// path). By bytes: what needs no escape is appended a run at a time, not a scalar at a time.
     public static func json(_ text: String, into out: inout [UInt8]) {
         var text = text
-        text.makeContiguousUTF8()
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        text.withUTF8 { bytes in
             var run = 0, i = 0
-            while i < bytes.count {
-                let byte = bytes[i]
-                var escape: StaticString?
-                var width = 1
-                switch byte {
-                case UInt8(ascii: "\""): escape = "\\\""
-                case UInt8(ascii: "\\"): escape = "\\\\"
-                case UInt8(ascii: "\n"): escape = "\\n"
-                case UInt8(ascii: "\r"): escape = "\\r"
-                case UInt8(ascii: "\t"): escape = "\\t"
-                case 0..<0x20, 0x7F:
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                    out.append(contentsOf: ("\\u" + hex(Unicode.Scalar(byte))).utf8)
-                    i += 1
-                    run = i
-                    continue
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                    escape = bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-                    width = 3
-                default: break
-                }
-                guard let escape else { i += 1; continue }
+            /// Appends the run before `i`, which needs no escape, then `escaped` for the `width` bytes at `i`.
+            func replace(_ width: Int, with escaped: some Sequence<UInt8>) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                out.append(contentsOf: escaped)
                 i += width
                 run = i
             }
+            func replace(_ width: Int, with escaped: StaticString) {
+                escaped.withUTF8Buffer { replace(width, with: $0) }
+            }
+            while i < bytes.count {
+                let byte = bytes[i]
+                switch byte {
+                case UInt8(ascii: "\""): replace(1, with: "\\\"")
+                case UInt8(ascii: "\\"): replace(1, with: "\\\\")
+                case UInt8(ascii: "\n"): replace(1, with: "\\n")
+                case UInt8(ascii: "\r"): replace(1, with: "\\r")
+                case UInt8(ascii: "\t"): replace(1, with: "\\t")
+                case 0..<0x20, 0x7F: replace(1, with: ("\\u" + hex(Unicode.Scalar(byte))).utf8)
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    replace(3, with: bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                default: i += 1
+                }
+            }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-        }
-        if done == nil {
-            var escaped = ""
-            json(text, into: &escaped, alsoEscaping: { _ in false })
-            out.append(contentsOf: escaped.utf8)
         }
     }
 

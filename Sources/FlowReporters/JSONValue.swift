@@ -63,7 +63,8 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     private static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal (`"\n"`) may be stored as a scalar.
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// Two spaces a level.
