@@ -11,6 +11,9 @@ import Testing
 @Suite struct HostileInputTests {
     private func invalid(_ graph: FlowGraph) -> [Finding] { graph.loadFindings.filter { $0.rule == RuleID.invalidInput } }
 
+    /// `0` inside `count` square brackets, all open at once.
+    private func squares(_ count: Int) -> String { String(repeating: "[", count: count) + "0" + String(repeating: "]", count: count) }
+
     // MARK: Swift
 
     /// A screen whose flow is built inside many nested calls, `depth` deep, on line 4.
@@ -51,7 +54,7 @@ import Testing
     /// swift-syntax's look-ahead is exponential in the square brackets open at once: 20 took 51 s,
     /// and parentheses between them do not help (18 `[(` took 35 s).
     @Test func nestedSquareBracketsStopBeforeTheParser() {
-        let direct = "enum Fixtures {\n    static let grid = " + String(repeating: "[", count: 24) + "0" + String(repeating: "]", count: 24) + "\n}\n"
+        let direct = "enum Fixtures {\n    static let grid = " + squares(24) + "\n}\n"
         let mixed = "enum Fixtures {\n    static let pairs = " + String(repeating: "[(", count: 16) + "0" + String(repeating: ")]", count: 16) + "\n}\n"
         for (text, column) in [(direct, 33), (mixed, 44)] {
             let findings = invalid(load([(name: "Grid.swift", text: text + "// used by the Flow_iOS operations\n")]))
@@ -99,7 +102,7 @@ import Testing
     /// identifiers), whatever is between: a `//`, `/*` or `"` there hides nothing, and the brackets
     /// after it count. (Found by fuzzing `flowstate`: `` `// defect: <rule>` `` then 100 `[` took minutes.)
     @Test func backtickIdentifiersHideNoBrackets() {
-        let deep = String(repeating: "[", count: 24) + "0" + String(repeating: "]", count: 24)
+        let deep = squares(24)
         for (opening, column) in [("`// defect: <rule> — <why>`", 58), ("`/* not a comment`", 47), ("`say \"hi`", 38)] {
             let text = "import FlowState\n\nenum Fixtures {\n    static let \(opening) = \(deep)\n}\n"
             let findings = invalid(load([(name: "Raw.swift", text: text)]))
@@ -118,7 +121,7 @@ import Testing
     /// fuzzing `flowstate`: `##"""##` hid 19 `[` in a generic argument, and the look-ahead took seconds.)
     @Test func rawStringsClosedOnTheirLineHideNoBrackets() {
         // Twelve: past the limit, and few enough that a scan missing them does not make the parse slow.
-        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        let deep = squares(12)
         for opening in ["##\"\"\"##", "#\"\"\"#", "##\"\"\"a\"##", "#\"\"\" x \"\" \"#"] {
             let before = "    static let s = \(opening); static let t = "
             let text = "import FlowState\n\nenum Fixtures {\n\(before)\(deep)\n}\n"
@@ -138,7 +141,7 @@ import Testing
     /// (swift-syntax's lexer ends a line at either), and a backslash before either escapes nothing
     /// (`lexEscapedCharacter` leaves the line end): what follows is code, and its brackets count.
     @Test func lineEndsEndCommentsAndOneLineStringsAsTheLexerSays() {
-        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        let deep = squares(12)
         for before in ["// a comment\r", "let s = \"unterminated\r", "let s = #\"raw\r", "/// docs\r\r",
                        // A backslash before a line end escapes nothing: the line end still ends the string.
                        "let s = \"continued\\\n", "let s = \"continued\\\r\n", "let s = #\"continued\\#\n",
@@ -165,7 +168,7 @@ import Testing
     /// brackets after it count; the brackets in it are its pattern's, not nesting. (A scan of the
     /// bytes read `/"/` as a string to the line's end: 26 `[` after it took 14 s to parse.)
     @Test func regexLiteralsAreTheirOwnTokens() {
-        let deep = String(repeating: "[", count: 12) + "0" + String(repeating: "]", count: 12)
+        let deep = squares(12)
         for regex in ["/\"/", "#/\"/#", "/a\"b\"\"\"/", "#/ // \"/#", "#/\n  \" [(\n  /#", "/'/", "/\\/\"/"] {
             let text = "import FlowState\n\nenum Fixtures {\n    static let r = \(regex); static let t = \(deep)\n}\n"
             let findings = invalid(load([(name: "Regex.swift", text: text)]))
