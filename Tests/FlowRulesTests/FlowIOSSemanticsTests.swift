@@ -1003,6 +1003,41 @@ struct FlowIOSMaybeWriteTests {
         #expect(!optional.contains { $0.rule == "missing-data-key" }, "\(lines(optional))")
     }
 
+    @Test("each way of failing or leaving in the other branch makes the write definite: throw, fatalError, preconditionFailure, cancel, finishWithError, return")
+    func everyWayAroundThatCannotSucceed() {
+        let ways = ["throw FeedError.empty", "fatalError(\"no articles\")", "preconditionFailure(\"no articles\")", "cancel()",
+                    "finishWithError(error: FeedError.empty)", "Log.warn(\"empty\"); return"]
+        for way in ways {
+            let found = run("""
+                        do {
+                            if let cached = ArticleCache.load() {
+                                setData(name: "items", value: cached)
+                            } else {
+                                \(way)
+                            }
+                            finishSuccessfully()
+                        } catch {
+                            finishWithError(error: error)
+                        }
+                """)
+            #expect(!found.contains { $0.rule == "missing-data-key" }, "\(way)\n\(lines(found))")
+        }
+        // The same shape with an `else` that goes on to finish: the write may not happen.
+        let goesOn = run("""
+                    do {
+                        if let cached = ArticleCache.load() {
+                            setData(name: "items", value: cached)
+                        } else {
+                            Log.warn("empty")
+                        }
+                        finishSuccessfully()
+                    } catch {
+                        finishWithError(error: error)
+                    }
+            """)
+        #expect(goesOn.filter { $0.rule == "missing-data-key" }.first?.message.contains("let cached = ArticleCache.load() holds") == true, "\(lines(goesOn))")
+    }
+
     @Test("a value of a generic type whose arguments are inferred (`Array(results)`) is of unknown type: no type-mismatch")
     func unknownGenericType() {
         let found = run("""

@@ -100,7 +100,7 @@ struct FlowBuilder {
                                  (index.map { allNodes[$0] } ?? root).children.map { child in
                                      FlowIOSTree.Child(node: child.index, flowCase: child.flowCase.map { flowCase in
                                          FlowIOSTree.Case(key: flowCase.key, value: flowCase.value,
-                                                          expression: flowCase.syntax.trimmedDescription,
+                                                          expression: flowCase.syntax.trimmedText,
                                                           location: file.location(flowCase.syntax))
                                      }, location: child.call.map { file.callLocation($0) })
                                  }
@@ -139,7 +139,7 @@ struct FlowBuilder {
             return Step(id: uniqueID("combine"), name: "combine", kind: .join, location: at)
         case .group:
             let creator = call.argument("operationCreator")!
-            var className = creator.trimmedDescription
+            var className = creator.trimmedText
             if className.hasSuffix(".self") { className = String(className.dropLast(5)) }
             className = String(className.split(separator: ".").last ?? Substring(className))
             var step = Step(id: uniqueID(className), name: className, kind: .group, location: at, implementation: className)
@@ -182,8 +182,8 @@ struct FlowBuilder {
         case .operation:
             let argument = call.argument("operation")!
             guard let className = operationClass(argument) else {
-                var step = Step(id: uniqueID("operation"), name: argument.trimmedDescription, location: at)
-                step.unresolved.append(.implementationNotFound(argument.trimmedDescription))
+                var step = Step(id: uniqueID("operation"), name: argument.trimmedText, location: at)
+                step.unresolved.append(.implementationNotFound(argument.trimmedText))
                 return step
             }
             var step = Step(id: uniqueID(className), name: className, location: at, implementation: className)

@@ -15,6 +15,14 @@ enum MaybeWrites {
     /// Calls taking a closure they always run, before they return.
     static let alwaysRun: Set<String> = ["sync", "autoreleasepool", "performAndWait", "withLock", "synchronized"]
 
+    /// The words whose absence from a statement's text answers a question about it without a walk:
+    /// a call to `finishSuccessfully`, a failure (a `failures` call or a `throw`), a `return`. A call
+    /// or a statement found by the walk is a token with exactly that text, so it is in the text as a
+    /// whole word (`ParsedSwiftFile.mentions`); most statements hold none of them.
+    static let successWords = [Array("finishSuccessfully".utf8)]
+    static let failureWords = (failures.sorted() + ["throw"]).map { Array($0.utf8) }
+    static let exitWords = [Array("return".utf8)]
+
     /// One function body's writes, asked about one by one: what each question learns of the body's
     /// statements and branches (whether one finishes successfully, fails or returns; what follows a
     /// statement) is kept for the next. Asked afresh for each write, an operation with thousands of
@@ -25,6 +33,8 @@ enum MaybeWrites {
         let body: Syntax
         /// Whether the body calls `finishSuccessfully` anywhere (`callsFinishSuccessfully`).
         let bodySucceeds: Bool
+        /// The file the body is in, whose text tells which statements need no walk (`successWords`).
+        let file: ParsedSwiftFile
         private var finishing: [SyntaxIdentifier: Bool] = [:]
         private var failing: [SyntaxIdentifier: Bool] = [:]
         private var exiting: [SyntaxIdentifier: Bool] = [:]
@@ -34,9 +44,10 @@ enum MaybeWrites {
         private var succeedingCases: [SyntaxIdentifier: Set<SyntaxIdentifier>] = [:]
         private var firstTries: [SyntaxIdentifier: TryExprSyntax?] = [:]
 
-        init(_ body: Syntax) {
+        init(_ body: Syntax, in file: ParsedSwiftFile) {
             self.body = body
-            bodySucceeds = MaybeWrites.callsFinishSuccessfully(body)
+            self.file = file
+            bodySucceeds = file.mentions(MaybeWrites.successWords, in: body) && MaybeWrites.callsFinishSuccessfully(body)
         }
 
         /// The conditions under which the `setData` call `call` happens, innermost first, joined
@@ -153,21 +164,21 @@ enum MaybeWrites {
 
         private func finishes(_ node: Syntax) -> Bool {
             if let known = finishing[node.id] { return known }
-            let found = MaybeWrites.contains(node, calls: ["finishSuccessfully"])
+            let found = file.mentions(MaybeWrites.successWords, in: node) && MaybeWrites.contains(node, calls: ["finishSuccessfully"])
             finishing[node.id] = found
             return found
         }
 
         private func fails(_ node: Syntax) -> Bool {
             if let known = failing[node.id] { return known }
-            let found = MaybeWrites.fails(node)
+            let found = file.mentions(MaybeWrites.failureWords, in: node) && MaybeWrites.fails(node)
             failing[node.id] = found
             return found
         }
 
         private func exits(_ node: Syntax) -> Bool {
             if let known = exiting[node.id] { return known }
-            let found = MaybeWrites.exits(node)
+            let found = file.mentions(MaybeWrites.exitWords, in: node) && MaybeWrites.exits(node)
             exiting[node.id] = found
             return found
         }

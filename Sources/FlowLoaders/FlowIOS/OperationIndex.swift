@@ -299,7 +299,7 @@ final class AccessCollector {
         let locals = localsByBody[function.id] ?? LocalTypes(function, properties: properties)
         localsByBody[function.id] = locals
         let facts = ValueTypes.facts(call.argument("value")!, locals: locals)
-        let writes = body.map { body in maybeWrites[body.id] ?? MaybeWrites.Body(body) }
+        let writes = body.map { body in maybeWrites[body.id] ?? MaybeWrites.Body(body, in: file) }
         if let body { maybeWrites[body.id] = writes }
         return AccessSite(key: key(call.argument("name")!), type: facts.type, optional: false, location: nameLocation(call),
                           facts: facts, condition: writes?.condition(of: call))

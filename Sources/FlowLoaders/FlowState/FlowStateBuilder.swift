@@ -231,7 +231,7 @@ private struct BuildState {
         guard let kind = FlowStateSyntax.creationKind(call) else { return }
         let file = root.file
         let identifier = call.argument("identifier")
-        let identifierText = identifier.map { $0.stringLiteralValue ?? $0.trimmedDescription }
+        let identifierText = identifier.map { $0.stringLiteralValue ?? $0.trimmedText }
         let id: String
         var annotation: TypeSyntax?
         if let (name, type) = Self.boundName(of: call) {
@@ -256,8 +256,8 @@ private struct BuildState {
             }
             if positional.count >= 2 { info.resultType = FlowStateSyntax.metatype(positional[1].expression) }
             // Otherwise from `FlowStep<C, R>(...)` or `let s: FlowStep<C, R> = ...`.
-            let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self)?.genericArgumentClause.arguments.map(\.argument.trimmedDescription)
-                ?? annotation?.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments.map(\.argument.trimmedDescription)
+            let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self)?.genericArgumentClause.arguments.map(\.argument.trimmedText)
+                ?? annotation?.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments.map(\.argument.trimmedText)
             if let generic, generic.count == 2 {
                 if info.contentType == nil { info.contentType = TypeName(generic[0]) }
                 if info.resultType == nil { info.resultType = TypeName(generic[1]) }
@@ -275,7 +275,7 @@ private struct BuildState {
                     closureOwners[closure.id] = (info, .intent)
                     describeIntent(closure, of: info)
                 } else {
-                    limitations.append(Limitation(message: "the intent of step '\(info.name)' is `\(intent.trimmedDescription)`, which FlowLens does not follow",
+                    limitations.append(Limitation(message: "the intent of step '\(info.name)' is `\(intent.trimmedText)`, which FlowLens does not follow",
                                                   location: file.location(intent)))
                 }
             }
@@ -286,7 +286,7 @@ private struct BuildState {
                     closureOwners[closure.id] = (info, .completion)
                 } else {
                     limitations.append(Limitation(
-                        message: "the completion of step '\(info.name)' is `\(completion.trimmedDescription)`, which FlowLens does not follow: its next step and the content it sets are not read",
+                        message: "the completion of step '\(info.name)' is `\(completion.trimmedText)`, which FlowLens does not follow: its next step and the content it sets are not read",
                         location: file.location(completion)))
                 }
             }
@@ -294,7 +294,7 @@ private struct BuildState {
             if let array = call.argument("steps")?.as(ArrayExprSyntax.self) {
                 info.children = array.elements.map { ($0.expression, file) }
             } else if let steps = call.argument("steps") {
-                limitations.append(Limitation(message: "the steps of group '\(info.name)' are `\(steps.trimmedDescription)`, which FlowLens does not follow",
+                limitations.append(Limitation(message: "the steps of group '\(info.name)' are `\(steps.trimmedText)`, which FlowLens does not follow",
                                               location: file.location(steps)))
             }
         }
@@ -399,7 +399,7 @@ private struct BuildState {
             // A completion FlowLens cannot read replaces the one it could: nothing is known.
             info.unreadableCompletion = true
             limitations.append(Limitation(
-                message: "the completion of step '\(info.name)' is `\(argument.trimmedDescription)`, which FlowLens does not follow: its next step and the content it sets are not read",
+                message: "the completion of step '\(info.name)' is `\(argument.trimmedText)`, which FlowLens does not follow: its next step and the content it sets are not read",
                 location: root.file.location(argument)))
         }
     }
@@ -441,7 +441,7 @@ private struct BuildState {
             } else if let name = resolve(argument, in: context) {
                 firstStep = (name, root.file.location(argument))
             } else {
-                limitations.append(Limitation(message: "the flow starts at `\(argument.trimmedDescription)`, which FlowLens does not follow",
+                limitations.append(Limitation(message: "the flow starts at `\(argument.trimmedText)`, which FlowLens does not follow",
                                               location: root.file.location(argument)))
             }
         }
@@ -479,12 +479,12 @@ private struct BuildState {
                 } else if let name = resolve(value, in: context) {
                     add(.step(name), [])
                 } else {
-                    add(.unreadable(value.trimmedDescription), [])
+                    add(.unreadable(value.trimmedText), [])
                 }
             } else if let k = rhs.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }), k > 0, k == rhs.count - 2,
                       let ternary = rhs[k].as(UnresolvedTernaryExprSyntax.self) {
                 // `c ? a : b` (operators are not folded: `x == y ? a : b` is one flat sequence).
-                let holds = rhs[..<k].map(\.trimmedDescription).joined(separator: " ")
+                let holds = rhs[..<k].map(\.trimmedText).joined(separator: " ")
                 let fails = FlowStateSyntax.negation(of: Array(rhs[..<k]))
                 for (value, part) in [(ternary.thenExpression, FlowStateSyntax.ConditionPart.holds(holds)), (rhs[k + 1], .fails(fails))] {
                     if value.is(NilLiteralExprSyntax.self) {
@@ -495,11 +495,11 @@ private struct BuildState {
                     } else if let name = resolve(value, in: context) {
                         add(.step(name), [part])
                     } else {
-                        add(.unreadable(value.trimmedDescription), [part])
+                        add(.unreadable(value.trimmedText), [part])
                     }
                 }
             } else {
-                add(.unreadable(rhs.map(\.trimmedDescription).joined(separator: " ")), [])
+                add(.unreadable(rhs.map(\.trimmedText).joined(separator: " ")), [])
             }
             return
         }
@@ -538,11 +538,11 @@ private struct BuildState {
         if let step = context.step, let name = FlowStateSyntax.name(value), let closure = context.closure,
            context.role == .completion, let result = context.resultParameter,
            aliases(of: result, in: closure).contains(name), value.is(DeclReferenceExprSyntax.self) || value.is(OptionalChainingExprSyntax.self) {
-            return ValueFacts(type: step.resultType?.unwrapped, display: value.trimmedDescription)
+            return ValueFacts(type: step.resultType?.unwrapped, display: value.trimmedText)
         }
         if let property = FlowStateSyntax.property(value), property.name == "content",
            let owner = resolve(property.base, in: context), let step = byID[owner], step.kind == .flowStep {
-            return ValueFacts(type: step.contentType?.unwrapped, display: value.trimmedDescription)
+            return ValueFacts(type: step.contentType?.unwrapped, display: value.trimmedText)
         }
         if localTypes[root.node.id] == nil { localTypes[root.node.id] = LocalTypes(root.node, properties: Self.parameterTypes(root)) }
         let facts = ValueTypes.facts(value, locals: localTypes[root.node.id]!)
@@ -636,7 +636,7 @@ private struct BuildState {
             let info = StepInfo(id: name, name: name, kind: .startable, file: declaration.file,
                                 location: declaration.file.location(declaration.node))
             if let call = declaration.initializer?.as(FunctionCallExprSyntax.self) {
-                info.implementation = call.calledExpression.trimmedDescription
+                info.implementation = call.calledExpression.trimmedText
             }
             startables.append(info)
             byID[name] = info
@@ -647,7 +647,7 @@ private struct BuildState {
         var childIDs: [String: [(id: String, location: FlowModel.SourceLocation?)]] = [:]
         for info in steps where info.kind == .concurrent {
             for child in info.children {
-                let id = inline[child.expression.id] ?? FlowStateSyntax.name(child.expression) ?? child.expression.trimmedDescription
+                let id = inline[child.expression.id] ?? FlowStateSyntax.name(child.expression) ?? child.expression.trimmedText
                 childIDs[info.id, default: []].append((id, child.file.location(child.expression)))
             }
         }

@@ -172,8 +172,8 @@ struct FlowStateFileScan {
             override func visitPost(_ node: ActorDeclSyntax) { typeDepth -= 1 }
             override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
                 // An extension adds to the type it extends: same path, so it joins that type's flow.
-                let path = node.enclosingTypePath.map { "\($0).\(node.extendedType.trimmedDescription)" }
-                    ?? node.extendedType.trimmedDescription
+                let path = node.enclosingTypePath.map { "\($0).\(node.extendedType.trimmedText)" }
+                    ?? node.extendedType.trimmedText
                 enterType(node, path: path, nameToken: node.extendedType, members: nil)
                 return .visitChildren
             }

@@ -39,7 +39,7 @@ enum FlowStateSyntax {
 
     /// The type a metatype argument names: `String` for `String.self`, `[Photo]` for `[Photo].self`.
     static func metatype(_ expression: ExprSyntax) -> TypeName? {
-        let text = expression.trimmedDescription
+        let text = expression.trimmedText
         guard text.hasSuffix(".self") else { return nil }
         return TypeName(String(text.dropLast(5)))
     }
@@ -134,11 +134,11 @@ enum FlowStateSyntax {
     }
 
     /// A case item's text without its trailing comma: what `item.with(\.trailingComma, nil)
-    /// .trimmedDescription` gives, read from the source text. (`with` rebuilds the tree above the
+    /// .trimmedText` gives, read from the source text. (`with` rebuilds the tree above the
     /// item up to its root, copying the switch's list of cases: for every `nextStep =` in a switch of
     /// thousands of cases, that was quadratic.)
     static func text(withoutComma item: SwitchCaseItemSyntax) -> String {
-        guard let comma = item.trailingComma, let last = comma.previousToken(viewMode: .sourceAccurate) else { return item.trimmedDescription }
+        guard let comma = item.trailingComma, let last = comma.previousToken(viewMode: .sourceAccurate) else { return item.trimmedText }
         let start = item.positionAfterSkippingLeadingTrivia.utf8Offset - item.position.utf8Offset
         let end = last.endPositionBeforeTrailingTrivia.utf8Offset - item.position.utf8Offset
         guard start < end else { return "" }  // nothing before the comma (a missing pattern)
@@ -158,10 +158,10 @@ enum FlowStateSyntax {
         conditions.map { element in
             switch element.condition {
             case let .optionalBinding(binding):
-                let value = binding.initializer?.value.trimmedDescription ?? binding.pattern.trimmedDescription
+                let value = binding.initializer?.value.trimmedText ?? binding.pattern.trimmedText
                 return "\(value) != nil"
             default:
-                return element.condition.trimmedDescription
+                return element.condition.trimmedText
             }
         }.joined(separator: " && ")
     }
@@ -171,7 +171,7 @@ enum FlowStateSyntax {
         if conditions.count == 1, let only = conditions.first {
             switch only.condition {
             case let .optionalBinding(binding):
-                let value = binding.initializer?.value.trimmedDescription ?? binding.pattern.trimmedDescription
+                let value = binding.initializer?.value.trimmedText ?? binding.pattern.trimmedText
                 return "\(value) == nil"
             case let .expression(expression):
                 return negation(of: [expression])
@@ -185,11 +185,11 @@ enum FlowStateSyntax {
     /// The negation of an expression given as the elements of an unfolded sequence: `!ready` for
     /// `ready`, `ready` for `!ready`, `a != b` for `a == b`, `!(a && b)` otherwise.
     static func negation(of elements: [ExprSyntax]) -> String {
-        let text = elements.map(\.trimmedDescription).joined(separator: " ")
+        let text = elements.map(\.trimmedText).joined(separator: " ")
         if elements.count == 1, let only = elements.first {
             if let sequence = only.as(SequenceExprSyntax.self) { return negation(of: Array(sequence.elements)) }
             if let prefix = only.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
-                return prefix.expression.trimmedDescription
+                return prefix.expression.trimmedText
             }
             if only.is(DeclReferenceExprSyntax.self) || only.is(MemberAccessExprSyntax.self) || only.is(FunctionCallExprSyntax.self) {
                 return "!" + text
@@ -197,7 +197,7 @@ enum FlowStateSyntax {
         }
         if elements.count == 3, let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
            let opposite = ["==": "!=", "!=": "==", "===": "!==", "!==": "==="][op] {
-            return "\(elements[0].trimmedDescription) \(opposite) \(elements[2].trimmedDescription)"
+            return "\(elements[0].trimmedText) \(opposite) \(elements[2].trimmedText)"
         }
         return "!(\(text))"
     }
@@ -267,7 +267,7 @@ enum FlowStateSyntax {
         if let binding = pattern.as(ValueBindingPatternSyntax.self) {
             return binding.pattern.is(IdentifierPatternSyntax.self) || binding.pattern.is(WildcardPatternSyntax.self)
         }
-        let text = pattern.trimmedDescription
+        let text = pattern.trimmedText
         return ["nil", ".none", "Optional.none"].contains(text)
     }
 

@@ -122,7 +122,7 @@ extension SwiftSources {
             var ancestor = token.parent
             while let node = ancestor {
                 if node.is(UnexpectedNodesSyntax.self) {
-                    let code = node.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                    let code = node.trimmedText.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                     let shown = code.count > 40 ? String(code.prefix(37)) + "..." : code
                     return ("Swift syntax error: unexpected code '\(shown)'; the file's flows are not checked until it parses",
                             file.location(token))

@@ -75,7 +75,7 @@ final class ProgressionIndexer: SyntaxVisitor {
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         // `extension Outer.Inner`: the path is the extended type as written, without generic arguments.
-        let path = node.extendedType.trimmedDescription.split(separator: "<").first.map(String.init) ?? node.extendedType.trimmedDescription
+        let path = node.extendedType.trimmedText.split(separator: "<").first.map(String.init) ?? node.extendedType.trimmedText
         declarations.append(TypeDeclaration(path: path.filter { !$0.isWhitespace }, kind: .extension, node: Syntax(node),
                                             nameNode: Syntax(node.extendedType),
                                             conformsToProgression: Self.conformsToProgression(node.inheritanceClause),

@@ -55,7 +55,7 @@ struct ProgressionReader {
         /// The associated values as `label: Type` (or `Type` when unlabelled), one a line.
         var details: [String] {
             element.parameterClause?.parameters.map { parameter in
-                let type = Self.oneLine(parameter.type.trimmedDescription)
+                let type = Self.oneLine(parameter.type.trimmedText)
                 let label = [parameter.secondName, parameter.firstName].compactMap { $0 }.first { $0.text != "_" }
                 return label.map { "\($0.text): \(type)" } ?? type
             } ?? []
@@ -321,7 +321,7 @@ struct ProgressionReader {
                        list.contains(where: { [.keyword(.get), .keyword(.set)].contains($0.accessorSpecifier.tokenKind) }) { continue }
                     if case .getter? = binding.accessorBlock?.accessors { continue }
                     if let annotation = binding.typeAnnotation {
-                        result.append("\(name): \(Case.oneLine(annotation.type.trimmedDescription))")
+                        result.append("\(name): \(Case.oneLine(annotation.type.trimmedText))")
                     } else if let value = binding.initializer?.value {
                         result.append("\(name) = \(ValueTypes.shortened(value))")
                     } else {
@@ -384,13 +384,13 @@ struct ProgressionReader {
     /// `typealias Result = T`, else the type of `var result: T?` without its `?`.
     private func resultType() -> TypeName? {
         if let alias = member(TypeAliasDeclSyntax.self, where: { $0.name.text == "Result" }) {
-            return TypeName(Case.oneLine(alias.node.initializer.value.trimmedDescription))
+            return TypeName(Case.oneLine(alias.node.initializer.value.trimmedText))
         }
         if let property = member(VariableDeclSyntax.self, where: { decl in
             decl.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "result" }
         }), let annotation = property.node.bindings.first?.typeAnnotation?.type {
-            if let optional = annotation.as(OptionalTypeSyntax.self) { return TypeName(Case.oneLine(optional.wrappedType.trimmedDescription)) }
-            return TypeName(Case.oneLine(annotation.trimmedDescription))
+            if let optional = annotation.as(OptionalTypeSyntax.self) { return TypeName(Case.oneLine(optional.wrappedType.trimmedText)) }
+            return TypeName(Case.oneLine(annotation.trimmedText))
         }
         return nil
     }
