@@ -59,7 +59,7 @@ enum SwiftNesting {
                             continue
                         }
                         let offset = token.tokenText.baseAddress.map { base.distance(to: $0) } ?? 0
-                        let (line, column) = position(of: offset, in: bytes)
+                        let (line, column) = SwiftLines(bytes).location(of: offset)
                         return Problem(message: "\(message) at line \(line)", line: line, column: column)
                     case .rightParen, .rightSquare, .rightBrace:
                         if open.last?.closer == kind { open.removeLast() }
@@ -70,19 +70,6 @@ enum SwiftNesting {
                 return nil
             }
         }
-    }
-
-    /// The 1-based line and UTF-8 column of `offset`, lines ending as swift-syntax ends them (at a line
-    /// feed, a carriage return, or both in this order).
-    private static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        var line = 1, lineStart = 0, i = 0
-        while i < offset {
-            let byte = bytes[i]
-            i += 1
-            if byte == 0x0D, i < offset, bytes[i] == 0x0A { i += 1 }
-            if byte == 0x0A || byte == 0x0D { line += 1; lineStart = i }
-        }
-        return (line, offset - lineStart + 1)
     }
 }
 

@@ -106,7 +106,7 @@ extension SwiftSources {
             var offset = token.position
             for piece in token.leadingTrivia {
                 if case let .unexpectedText(text) = piece, conflictMarkers.contains(where: text.hasPrefix) {
-                    let at = file.converter.location(for: offset)
+                    let at = file.lines.location(of: offset.utf8Offset)
                     return ("merge-conflict marker: the file is not read until the conflict is resolved",
                             FlowModel.SourceLocation(file: file.file.displayPath, line: at.line, column: at.column))
                 }

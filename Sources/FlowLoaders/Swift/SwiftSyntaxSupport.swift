@@ -8,7 +8,8 @@ import SwiftParser
 struct ParsedSwiftFile {
     let file: InputFile
     let tree: SourceFileSyntax
-    let converter: SourceLocationConverter
+    /// Where its lines start: a node's line and column.
+    let lines: SwiftLines
     /// Why the file was not read (nested past `Limits`), an `invalid-input` finding; its `tree` is
     /// then empty, so no reader walks what could overflow the stack.
     let problem: Finding?
@@ -25,6 +26,7 @@ struct ParsedSwiftFile {
             SwiftSources.conflictMarkers.contains { ByteSearch.contains(Array($0.utf8), in: bytes) }
         } ?? true
         let shown = source.file.displayPath
+        lines = SwiftLines(source.contents)
         if let found = SwiftNesting.check(source.contents, limits: limits) {
             problem = .invalidInput(found.message, at: FlowModel.SourceLocation(file: shown, line: found.line, column: found.column))
         } else {
@@ -32,10 +34,10 @@ struct ParsedSwiftFile {
             // a file the parser still stops in is reported rather than read in part.
             var parser = Parser(source.contents, maximumNestingLevel: 2 * limits.nesting)
             let parsed = SourceFileSyntax.parse(from: &parser)
-            let converter = SourceLocationConverter(fileName: shown, tree: parsed)
+            let lines = lines
             func at(_ node: Syntax) -> FlowModel.SourceLocation {
-                let position = converter.location(for: node.positionAfterSkippingLeadingTrivia)
-                return FlowModel.SourceLocation(file: shown, line: position.line, column: position.column)
+                let (line, column) = lines.location(of: node.positionAfterSkippingLeadingTrivia.utf8Offset)
+                return FlowModel.SourceLocation(file: shown, line: line, column: column)
             }
             if parsed.hasMaximumNestingLevelOverflow {
                 // The flag is set on every ancestor of where the parser stopped: follow it down.
@@ -51,12 +53,10 @@ struct ParsedSwiftFile {
             } else {
                 problem = nil
                 tree = parsed
-                self.converter = converter
                 return
             }
         }
         tree = Parser.parse(source: "")
-        converter = SourceLocationConverter(fileName: shown, tree: tree)
     }
 
     /// The same tree under a root of its own, for a walk that keeps no node: swift-syntax keeps
@@ -81,8 +81,8 @@ struct ParsedSwiftFile {
     /// Where `node` starts (after its leading trivia), 1-based, columns in UTF-8 bytes as the Swift
     /// compiler counts them.
     func location(_ node: some SyntaxProtocol) -> FlowModel.SourceLocation {
-        let position = converter.location(for: node.positionAfterSkippingLeadingTrivia)
-        return FlowModel.SourceLocation(file: file.displayPath, line: position.line, column: position.column)
+        let (line, column) = lines.location(of: node.positionAfterSkippingLeadingTrivia.utf8Offset)
+        return FlowModel.SourceLocation(file: file.displayPath, line: line, column: column)
     }
 }
 
