@@ -15,9 +15,9 @@ enum MaybeWrites {
     /// Calls taking a closure they always run, before they return.
     static let alwaysRun: Set<String> = ["sync", "autoreleasepool", "performAndWait", "withLock", "synchronized"]
 
-    /// The words whose absence from a statement's text answers a question about it without a walk:
-    /// a call to `finishSuccessfully`, a failure (a `failures` call or a `throw`), a `return`. A call
-    /// or a statement found by the walk is a token with exactly that text, so it is in the text as a
+    /// The words whose absence from a node's text answers a question about it without a walk (see
+    /// `search`): a call to `finishSuccessfully`, a failure (a `failures` call or a `throw`), a
+    /// `return`. What the walk finds is a token with exactly that text, so it is in the text as a
     /// whole word (`ParsedSwiftFile.mentions`); most statements hold none of them.
     static let successWords = [Array("finishSuccessfully".utf8)]
     static let failureWords = (failures.sorted() + ["throw"]).map { Array($0.utf8) }
@@ -47,7 +47,7 @@ enum MaybeWrites {
         init(_ body: Syntax, in file: ParsedSwiftFile) {
             self.body = body
             self.file = file
-            bodySucceeds = file.mentions(MaybeWrites.successWords, in: body) && MaybeWrites.callsFinishSuccessfully(body)
+            bodySucceeds = MaybeWrites.callsFinishSuccessfully(body, in: file)
         }
 
         /// The conditions under which the `setData` call `call` happens, innermost first, joined
@@ -164,21 +164,21 @@ enum MaybeWrites {
 
         private func finishes(_ node: Syntax) -> Bool {
             if let known = finishing[node.id] { return known }
-            let found = file.mentions(MaybeWrites.successWords, in: node) && MaybeWrites.contains(node, calls: ["finishSuccessfully"])
+            let found = MaybeWrites.callsFinishSuccessfully(node, in: file)
             finishing[node.id] = found
             return found
         }
 
         private func fails(_ node: Syntax) -> Bool {
             if let known = failing[node.id] { return known }
-            let found = file.mentions(MaybeWrites.failureWords, in: node) && MaybeWrites.fails(node)
+            let found = MaybeWrites.fails(node, in: file)
             failing[node.id] = found
             return found
         }
 
         private func exits(_ node: Syntax) -> Bool {
             if let known = exiting[node.id] { return known }
-            let found = file.mentions(MaybeWrites.exitWords, in: node) && MaybeWrites.exits(node)
+            let found = MaybeWrites.exits(node, in: file)
             exiting[node.id] = found
             return found
         }
@@ -191,26 +191,42 @@ enum MaybeWrites {
         }
     }
 
-    fileprivate static func fails(_ node: Syntax) -> Bool {
-        if node.is(ThrowStmtSyntax.self) { return true }
-        if node.is(ClosureExprSyntax.self) { return false }
-        if let call = node.as(FunctionCallExprSyntax.self), let name = call.calledExpression.calleeName, failures.contains(name) { return true }
-        return node.children(viewMode: .sourceAccurate).contains { fails($0) }
+    /// A `throw` or a `failures` call outside closures: the branch fails the operation.
+    fileprivate static func fails(_ node: Syntax, in file: ParsedSwiftFile) -> Bool {
+        search(node, holding: failureWords, in: file) { node in
+            if node.is(ThrowStmtSyntax.self) { return true }
+            if node.is(ClosureExprSyntax.self) { return false }
+            if let call = node.as(FunctionCallExprSyntax.self), let name = call.calledExpression.calleeName, failures.contains(name) { return true }
+            return nil
+        }
     }
 
     /// A `return` outside closures: the branch leaves the function.
-    fileprivate static func exits(_ node: Syntax) -> Bool {
-        if node.is(ReturnStmtSyntax.self) { return true }
-        if node.is(ClosureExprSyntax.self) { return false }
-        return node.children(viewMode: .sourceAccurate).contains { exits($0) }
+    fileprivate static func exits(_ node: Syntax, in file: ParsedSwiftFile) -> Bool {
+        search(node, holding: exitWords, in: file) { node in
+            if node.is(ReturnStmtSyntax.self) { return true }
+            if node.is(ClosureExprSyntax.self) { return false }
+            return nil
+        }
     }
 
-    /// Whether `body` calls `finishSuccessfully` anywhere: then a run succeeds only through such a call.
-    static func callsFinishSuccessfully(_ body: Syntax) -> Bool { contains(body, calls: ["finishSuccessfully"]) }
+    /// Whether `node` calls `finishSuccessfully` anywhere (closures included): for a body, a run then
+    /// succeeds only through such a call.
+    fileprivate static func callsFinishSuccessfully(_ node: Syntax, in file: ParsedSwiftFile) -> Bool {
+        search(node, holding: successWords, in: file) { node in
+            if let call = node.as(FunctionCallExprSyntax.self), call.calledExpression.calleeName == "finishSuccessfully" { return true }
+            return nil
+        }
+    }
 
-    static func contains(_ node: Syntax, calls names: Set<String>) -> Bool {
-        if let call = node.as(FunctionCallExprSyntax.self), let name = call.calledExpression.calleeName, names.contains(name) { return true }
-        return node.children(viewMode: .sourceAccurate).contains { contains($0, calls: names) }
+    /// Whether `decide` says yes of `node` or of a node under it: it answers for a node (true or
+    /// false: do not look under it) or lets the search go on under it (nil). Only a node whose text
+    /// holds one of `words` is looked at: what `decide` looks for is a token with one of them as its
+    /// text, so the search passes over the rest of the body by its bytes.
+    private static func search(_ node: Syntax, holding words: [[UInt8]], in file: ParsedSwiftFile, _ decide: (Syntax) -> Bool?) -> Bool {
+        guard file.mentions(words, in: node) else { return false }
+        if let decided = decide(node) { return decided }
+        return node.children(viewMode: .sourceAccurate).contains { search($0, holding: words, in: file, decide) }
     }
 
     /// The function a closure is passed to: `forEach` in `items.forEach { ... }`.
