@@ -307,12 +307,5 @@ struct LineTable {
     }
 
     /// The 1-based line and UTF-8 column of a byte offset.
-    func position(of offset: Int) -> (line: Int, column: Int) {
-        var low = 0, high = lineStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
-        }
-        return (low + 1, offset - lineStarts[low] + 1)
-    }
+    func position(of offset: Int) -> (line: Int, column: Int) { lineAndColumn(of: offset, lineStarts: lineStarts) }
 }

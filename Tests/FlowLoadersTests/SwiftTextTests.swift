@@ -10,15 +10,6 @@ import Testing
 /// `trimmedDescription` without a trimmed copy of the node) and a position's line and column
 /// (`SwiftLines`, `SourceLocationConverter`'s without a walk of every token).
 @Suite struct SwiftTextTests {
-    /// Every node of a tree, missing tokens and unexpected code included.
-    private final class AllNodes: SyntaxAnyVisitor {
-        var nodes: [Syntax] = []
-        override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-            nodes.append(node)
-            return .visitChildren
-        }
-    }
-
     /// Swift texts with every kind of trivia, broken code, non-ASCII characters and line end.
     private func texts() throws -> [String] {
         [
@@ -42,9 +33,7 @@ import Testing
         var compared = 0
         for text in try texts() {
             let file = ParsedSwiftFile(SourceText(file: InputFile(path: "T.swift"), contents: text))
-            let visitor = AllNodes(viewMode: .all)
-            visitor.walk(file.tree)
-            for node in visitor.nodes {
+            for node in allNodes(of: file.tree, viewMode: .all) {
                 #expect(node.trimmedText == node.trimmedDescription, "\(node.kind) at \(node.position.utf8Offset) of \(text.prefix(40))")
                 compared += 1
             }

@@ -1,5 +1,6 @@
 import Foundation
 import FlowModel
+import SwiftSyntax
 @testable import FlowLoaders
 import Testing
 
@@ -165,4 +166,20 @@ func swiftSampleTexts() throws -> [String] {
         }
     }
     return texts
+}
+
+/// Every node of `tree` in walk order, those `viewMode` shows (`.all`: missing tokens and unexpected
+/// code too).
+func allNodes(of tree: some SyntaxProtocol, viewMode: SyntaxTreeViewMode = .sourceAccurate) -> [Syntax] {
+    let visitor = AllNodes(viewMode: viewMode)
+    visitor.walk(tree)
+    return visitor.nodes
+}
+
+private final class AllNodes: SyntaxAnyVisitor {
+    var nodes: [Syntax] = []
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        nodes.append(node)
+        return .visitChildren
+    }
 }

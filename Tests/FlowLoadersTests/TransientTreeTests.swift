@@ -7,21 +7,6 @@ import Testing
 /// `ParsedSwiftFile.transientTree`: the readers' full walks run on a root of their own, so that what
 /// they visit is freed after them, and the nodes they keep are taken again from `tree` by identifier.
 @Suite struct TransientTreeTests {
-    /// Every node of a tree, in walk order.
-    private final class AllNodes: SyntaxAnyVisitor {
-        var nodes: [Syntax] = []
-        override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-            nodes.append(node)
-            return .visitChildren
-        }
-    }
-
-    private func nodes(of tree: SourceFileSyntax) -> [Syntax] {
-        let visitor = AllNodes(viewMode: .sourceAccurate)
-        visitor.walk(tree)
-        return visitor.nodes
-    }
-
     @Test("every node of the transient root is found in the kept tree by its identifier: same kind, same place")
     func identifiersCarryOverToTheKeptTree() throws {
         let texts = ["", "let a = 1\n", "#if DEBUG\nextension A { var b: [[Int: String?]] = [[:]] }\n#endif\nfunc f( {\n"] + (try swiftSampleTexts())
@@ -30,8 +15,8 @@ import Testing
             let file = ParsedSwiftFile(SourceText(file: InputFile(path: "T.swift"), contents: text))
             // Over the same raw nodes, so identifiers (and `==`, which compares them) carry over.
             #expect(file.transientTree.id == file.tree.id)
-            let transient = nodes(of: file.transientTree)
-            #expect(transient.count == nodes(of: file.tree).count)
+            let transient = allNodes(of: file.transientTree)
+            #expect(transient.count == allNodes(of: file.tree).count)
             for node in transient {
                 let kept = try #require(file.tree.node(at: node.id))
                 #expect(kept.kind == node.kind && kept.position == node.position && kept.endPosition == node.endPosition)

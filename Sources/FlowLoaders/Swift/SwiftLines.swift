@@ -24,13 +24,17 @@ struct SwiftLines {
     }
 
     /// The 1-based line and UTF-8 column of the byte at `offset`.
-    func location(of offset: Int) -> (line: Int, column: Int) {
-        // The last line starting at or before `offset`.
-        var low = 0, high = starts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return (low + 1, offset - starts[low] + 1)
+    func location(of offset: Int) -> (line: Int, column: Int) { lineAndColumn(of: offset, lineStarts: starts) }
+}
+
+/// The 1-based line and UTF-8 column of the byte at `offset`, given where the lines start (ascending
+/// UTF-8 offsets, the first 0): the last line starting at or before it. However the lines were found
+/// (`SwiftLines` as swift-syntax ends them, `LineTable` at line feeds).
+func lineAndColumn(of offset: Int, lineStarts: [Int]) -> (line: Int, column: Int) {
+    var low = 0, high = lineStarts.count - 1
+    while low < high {
+        let middle = (low + high + 1) / 2
+        if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
     }
+    return (low + 1, offset - lineStarts[low] + 1)
 }
