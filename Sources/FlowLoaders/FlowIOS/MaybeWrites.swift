@@ -33,7 +33,7 @@ enum MaybeWrites {
         let body: Syntax
         /// Whether the body calls `finishSuccessfully` anywhere (`callsFinishSuccessfully`).
         let bodySucceeds: Bool
-        /// The file the body is in, whose text tells which statements need no walk (`successWords`).
+        /// The file the body is in: its text tells which nodes the searches need not walk (`search`).
         let file: ParsedSwiftFile
         private var finishing: [SyntaxIdentifier: Bool] = [:]
         private var failing: [SyntaxIdentifier: Bool] = [:]
