@@ -25,10 +25,10 @@ public struct FlowIndex: Sendable {
     /// Index of the first step with each id.
     public let index: [String: Int]
     /// Indices of steps that repeat an earlier id.
-    public let duplicates: Set<Int>
-    /// Every transition leaving each step id (into existing steps or not), as indices into
-    /// `flow.transitions` in their order.
-    public let transitionsFrom: [String: [Int]]
+    public let duplicates: StepSet
+    /// Per step, every transition leaving its id (into existing steps or not), as indices into
+    /// `flow.transitions` in their order. A duplicate step has its id's, as the first step does.
+    public let transitionsLeaving: [[Int]]
     /// Outgoing edges per step (to existing steps only), in transition order.
     public let successors: [[Edge]]
     /// Incoming edges per step, in transition order.
@@ -41,23 +41,25 @@ public struct FlowIndex: Sendable {
         // By index, not by element: a copy of each `Step` or `Transition` (many reference-counted
         // fields) cost more than the rest of the loop.
         var index: [String: Int] = Dictionary(minimumCapacity: flow.steps.count)
-        var duplicates = Set<Int>()
+        var duplicates = StepSet()
         for i in flow.steps.indices {
             if index[flow.steps[i].id] == nil { index[flow.steps[i].id] = i } else { duplicates.insert(i) }
         }
         var successors = Array(repeating: [Edge](), count: flow.steps.count)
         var predecessors = successors
-        var transitionsFrom: [String: [Int]] = Dictionary(minimumCapacity: flow.steps.count)
+        var leaving = Array(repeating: [Int](), count: flow.steps.count)
         for t in flow.transitions.indices {
-            transitionsFrom[flow.transitions[t].from, default: []].append(t)
-            guard let from = index[flow.transitions[t].from], let to = index[flow.transitions[t].to] else { continue }
+            guard let from = index[flow.transitions[t].from] else { continue }
+            leaving[from].append(t)
+            guard let to = index[flow.transitions[t].to] else { continue }
             let edge = Edge(transition: t, from: from, to: to)
             successors[from].append(edge)
             predecessors[to].append(edge)
         }
+        for i in duplicates { leaving[i] = leaving[index[flow.steps[i].id]!] }
         self.index = index
         self.duplicates = duplicates
-        self.transitionsFrom = transitionsFrom
+        transitionsLeaving = leaving
         self.successors = successors
         self.predecessors = predecessors
         entries = flow.effectiveEntries.compactMap { index[$0] }

@@ -15,10 +15,10 @@ enum DescribedMachines {
         if leftByEvents(context) { return [] }
         guard !flow.steps.contains(where: { $0.kind == .end }) else { return nil }
         let analysis = context.analysis
-        let leaving = Set(flow.transitions.map(\.from))
-        return analysis.uniqueSteps.compactMap { i in
+        return analysis.reachable.compactMap { i in
+            guard analysis.transitionsLeaving[i].isEmpty else { return nil }
             let step = analysis.step(i)
-            guard !step.isExit, step.kind != .start, !leaving.contains(step.id), analysis.reachable.contains(i) else { return nil }
+            guard !step.isExit, step.kind != .start else { return nil }
             // A composite whose inside never ends keeps running there: the machine lives inside it.
             if let inside = step.subflow.flatMap({ context.session.describedMachines.flow(id: $0) }),
                !inside.steps.contains(where: { $0.kind == .end }) { return nil }

@@ -25,20 +25,23 @@ public final class FlowAnalysis: Sendable {
     /// Index of the first step with each id.
     public let index: [String: Int]
     /// Indices of steps that repeat an earlier id.
-    public let duplicates: Set<Int>
-    /// Every transition leaving each step id (into existing steps or not), as indices into
+    public let duplicates: StepSet
+    /// Indices of all non-duplicate steps, in definition order.
+    public let uniqueSteps: [Int]
+    /// Per step, every transition leaving its id (into existing steps or not), as indices into
     /// `flow.transitions` in their order.
-    public let transitionsFrom: [String: [Int]]
+    public let transitionsLeaving: [[Int]]
     /// Outgoing edges per step (to existing steps only).
     public let successors: [[Edge]]
     /// Incoming edges per step.
     public let predecessors: [[Edge]]
     /// The entry steps that exist.
     public let entries: [Int]
-    /// Steps reachable from an entry.
-    public let reachable: Set<Int>
+    /// Steps reachable from an entry, in ascending order: never a duplicate (a transition names its
+    /// target by id, which is the first step's).
+    public let reachable: StepSet
     /// Steps from which an exit (`end`, `fail`, a terminal state) can be reached.
-    public let reachesExit: Set<Int>
+    public let reachesExit: StepSet
     /// Per step, the flow-scope reads in effect (declared reads plus a sub-flow's inputs).
     public let effectiveReads: [[DataAccess]]
     /// Per step, the flow-scope writes in effect (declared writes plus a sub-flow's outputs).
@@ -66,14 +69,17 @@ public final class FlowAnalysis: Sendable {
         let successors = graph.successors, predecessors = graph.predecessors
         self.index = index
         self.duplicates = duplicates
-        self.transitionsFrom = graph.transitionsFrom
+        transitionsLeaving = graph.transitionsLeaving
+        let uniqueSteps = flow.steps.indices.filter { !duplicates.contains($0) }
+        self.uniqueSteps = uniqueSteps
         self.successors = successors
         self.predecessors = predecessors
         entries = graph.entries
 
-        reachable = Self.closure(from: entries, next: { successors[$0].map(\.to) })
-        let exits = flow.steps.indices.filter { flow.steps[$0].isExit && !duplicates.contains($0) }
-        reachesExit = Self.closure(from: exits, next: { predecessors[$0].map(\.from) })
+        let reachable = Self.closure(from: entries, capacity: flow.steps.count, next: { successors[$0].lazy.map(\.to) })
+        self.reachable = reachable
+        let exits = uniqueSteps.filter { flow.steps[$0].isExit }
+        reachesExit = Self.closure(from: exits, capacity: flow.steps.count, next: { predecessors[$0].lazy.map(\.from) })
 
         var reads: [[DataAccess]] = []
         var writes: [[DataAccess]] = []
@@ -174,9 +180,6 @@ public final class FlowAnalysis: Sendable {
     /// The first step with `id` (what `Flow.step(_:)` finds, without a scan of every step).
     public func step(id: String) -> Step? { index[id].map { flow.steps[$0] } }
 
-    /// Indices of all non-duplicate steps, in definition order.
-    public var uniqueSteps: [Int] { flow.steps.indices.filter { !duplicates.contains($0) } }
-
     /// Whether `key` is set on every path from the start to step `index` (before the step runs);
     /// false for unreachable steps.
     public func isDefinitelySet(_ key: String, before index: Int) -> Bool {
@@ -211,9 +214,13 @@ public final class FlowAnalysis: Sendable {
         facts.keysReadLater(after: steps)
     }
 
-    /// Keys used by any step reachable from the start (entries included): read, tested by a case,
-    /// or possibly read by a step whose reads are not all known.
-    public var keysReadFromStart: Set<String> { facts.keysRead(by: reachable) }
+    /// Of `keys`, those used by any step reachable from the start (entries included): read, tested
+    /// by a case, or possibly read by a step whose reads are not all known. One walk of the steps,
+    /// answered by key number: a set of every key's name cost a long flow more than the walk.
+    public func keysReadFromStart(among keys: [String]) -> Set<String> {
+        guard let read = facts.keyNumbersRead(by: reachable) else { return Set(keys) }
+        return Set(keys.filter { key in keyIndex[key].map { read[$0] } ?? false })
+    }
 
     /// The definitions of `key` that may reach step `index` (before its own writes), in definition order.
     public func reachingDefinitions(of key: String, at index: Int) -> [Definition] {
@@ -301,11 +308,13 @@ public final class FlowAnalysis: Sendable {
         return Array(Set(keys))
     }
 
-    static func closure(from starts: [Int], next: (Int) -> [Int]) -> Set<Int> {
-        var seen = Set(starts)
-        var stack = starts
+    /// The steps reached from `starts` (themselves included) by following `next` from each.
+    static func closure<Next: Sequence<Int>>(from starts: [Int], capacity: Int = 0, next: (Int) -> Next) -> StepSet {
+        var seen = StepSet(capacity: capacity)
+        var stack: [Int] = []
+        for start in starts where seen.insert(start) { stack.append(start) }
         while let current = stack.popLast() {
-            for n in next(current) where seen.insert(n).inserted { stack.append(n) }
+            for n in next(current) where seen.insert(n) { stack.append(n) }
         }
         return seen
     }
@@ -441,18 +450,28 @@ public final class AnalysisSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let done = analyses[flow.id] { return done }
-        var stack: [(flow: Flow, next: Int, seenIDs: Set<String>)] = [(flow, 0, [])]
+        // Per flow on the stack: the next step to look at, and (made at its first step that runs a
+        // sub-flow) the index of the first step with each id.
+        var stack: [(flow: Flow, next: Int, firsts: [String: Int]?)] = [(flow, 0, nil)]
         inProgress.insert(flow.id)
-        while let (current, next, seen) = stack.last {
+        while let (current, next, knownFirsts) = stack.last {
             let steps = current.steps
             var position = next
             var child: Flow?
-            var seenIDs = seen
+            var firsts = knownFirsts
             while position < steps.count, child == nil {
-                let step = steps[position]
+                let p = position
                 position += 1
+                // Only a step that runs a sub-flow is looked at, in place: copying every step and
+                // hashing every id cost more than the rest for a flow of many thousand steps.
+                guard let name = steps[p].subflow else { continue }
+                if firsts == nil {
+                    var made: [String: Int] = Dictionary(minimumCapacity: steps.count)
+                    for i in steps.indices where made[steps[i].id] == nil { made[steps[i].id] = i }
+                    firsts = made
+                }
                 // Duplicate step ids are not analysed (as in `FlowAnalysis.init`).
-                guard seenIDs.insert(step.id).inserted, let name = step.subflow, let callee = self.flow(named: name),
+                guard firsts![steps[p].id] == p, let callee = self.flow(named: name),
                       interfaces[callee.id] == nil, !inProgress.contains(callee.id) else { continue }
                 if analyses[callee.id] != nil {
                     _ = interface(of: name)  // analysed already: only its interface is missing
@@ -461,10 +480,10 @@ public final class AnalysisSession: @unchecked Sendable {
                 child = callee
             }
             stack[stack.count - 1].next = position
-            stack[stack.count - 1].seenIDs = seenIDs
+            stack[stack.count - 1].firsts = firsts
             if let child {
                 inProgress.insert(child.id)
-                stack.append((child, 0, []))
+                stack.append((child, 0, nil))
                 continue
             }
             stack.removeLast()

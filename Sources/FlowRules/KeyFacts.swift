@@ -292,12 +292,18 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
 
     /// The names of the keys read by `steps` (each step once).
     func keysRead<Steps: Sequence<Int>>(by steps: Steps) -> Set<String> {
+        guard let read = keyNumbersRead(by: steps) else { return Set(names) }
+        return Set(names.indices.lazy.filter { read[$0] }.map { self.names[$0] })
+    }
+
+    /// Per key number, whether one of `steps` reads it; nil when one of them may read anything.
+    func keyNumbersRead<Steps: Sequence<Int>>(by steps: Steps) -> [Bool]? {
         var read = Array(repeating: false, count: names.count)
         for s in steps {
-            if isReadingAnything[s] { return Set(names) }
+            if isReadingAnything[s] { return nil }
             for k in readKeys[s] { read[k] = true }
         }
-        return Set(names.indices.lazy.filter { read[$0] }.map { self.names[$0] })
+        return read
     }
 
     // MARK: - Reaching definitions

@@ -28,7 +28,7 @@ struct FlowIndexTests {
         #expect(graph.entries == [0])  // an entry naming no step is left out
     }
 
-    @Test("edges join existing steps only; transitionsFrom keeps every transition by source id")
+    @Test("edges join existing steps only; transitionsLeaving keeps every transition by source step")
     func edges() {
         let graph = FlowIndex(checkout())
         #expect(graph.successors[2].map(\.transition) == [2, 3, 4])
@@ -37,8 +37,24 @@ struct FlowIndexTests {
         #expect(graph.successors[3].isEmpty)  // the duplicate has no edges of its own
         #expect(graph.predecessors[0] == [FlowIndex.Edge(transition: 3, from: 2, to: 0)])
         #expect(graph.predecessors[5].map(\.from) == [4])
-        #expect(graph.transitionsFrom["confirm"] == [5, 6])
-        #expect(graph.transitionsFrom["gone"] == [7])
+        #expect(graph.transitionsLeaving[4] == [5, 6])  // the one into no step too
+        #expect(graph.transitionsLeaving[1] == [1])
+        #expect(graph.transitionsLeaving[3] == [1])  // a duplicate: its id's, as the first step's
+        #expect(graph.transitionsLeaving[5].isEmpty)
+        #expect(!graph.transitionsLeaving.joined().contains(7))  // from no step: no step's
+    }
+
+    @Test("a step set: membership, growth, and its steps in ascending order")
+    func stepSet() {
+        var set = StepSet(capacity: 4)
+        #expect(set.isEmpty && !set.contains(0) && !set.contains(-1) && !set.contains(99))
+        let inserted = [set.insert(9), set.insert(2), set.insert(9), set.insert(0)]  // 9: past the capacity, it grows
+        #expect(inserted == [true, true, false, true])
+        #expect(Array(set) == [0, 2, 9])
+        #expect(set.count == 3 && set.contains(9) && !set.contains(8) && !set.contains(10))
+        #expect(set == [9, 0, 2])
+        #expect(set != [0, 2])
+        #expect(StepSet(capacity: 100) == StepSet())  // the same steps, whatever the room
     }
 
     @Test("back edges and reverse post-order of a flow with loops")

@@ -88,25 +88,23 @@ public struct DeadEndRule: Rule {
         var findings: [Finding] = []
         var stuck = Set<Int>()  // steps with no way on at all
         // A transition to a missing step is still a way on; `unknown-step` reports it.
-        let leaving = Set(context.flow.transitions.map(\.from))
-        for i in analysis.uniqueSteps {
+        let steps = analysis.flow.steps
+        for i in analysis.uniqueSteps where analysis.transitionsLeaving[i].isEmpty && !steps[i].isExit {
             let step = analysis.step(i)
-            guard !step.isExit, !(step.kind == .start && DescribedMachines.startsNowhere(context.flow)) else { continue }
-            if !leaving.contains(step.id) {
-                stuck.insert(i)
-                let message = context.flow.kind.machine == .generated && step.kind != .start
-                    ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
-                    : "step '\(step.name)' is a dead end: it has no way on and is not an end"
-                findings.append(context.finding(Self.description, message, at: step.location, step: step.id))
-            }
+            guard !(step.kind == .start && DescribedMachines.startsNowhere(context.flow)) else { continue }
+            stuck.insert(i)
+            let message = context.flow.kind.machine == .generated && step.kind != .start
+                ? "state '\(step.name)' is a dead end: it has no outgoing transition and is not the end, so its generated handler can only fail"
+                : "step '\(step.name)' is a dead end: it has no way on and is not an end"
+            findings.append(context.finding(Self.description, message, at: step.location, step: step.id))
         }
         // Steps that cannot reach an exit but also cannot reach a step reported above are trapped in
         // a loop. Report each such loop once, at its first step, instead of every step leading into it.
-        let trapped = Set(analysis.uniqueSteps.filter { i in
-            !analysis.step(i).isExit && !analysis.reachesExit.contains(i) && !stuck.contains(i) && analysis.reachable.contains(i)
+        let trapped = Set(analysis.reachable.lazy.filter { i in
+            !analysis.reachesExit.contains(i) && !steps[i].isExit && !stuck.contains(i)
         })
         guard !trapped.isEmpty else { return findings }
-        let leadsToStuck = FlowAnalysis.closure(from: Array(stuck), next: { analysis.predecessors[$0].map(\.from) })
+        let leadsToStuck = FlowAnalysis.closure(from: Array(stuck), next: { analysis.predecessors[$0].lazy.map(\.from) })
         // A step that only leads back to itself is `stuck-step`'s, not a loop of its own here.
         let loops = trapped.subtracting(leadsToStuck).filter { !StuckStepRule.isStuck($0, in: analysis) }
         for component in Self.bottomComponents(of: loops, successors: { analysis.successors[$0].map(\.to) }) {

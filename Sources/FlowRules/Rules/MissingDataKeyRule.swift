@@ -94,7 +94,7 @@ public struct MissingDataKeyRule: Rule {
         var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
-        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+        for i in analysis.reachable {
             let step = analysis.step(i)
             let declared = step.reads.count
             var reported = Set<String>()

@@ -52,9 +52,11 @@ public struct StuckStepRule: Rule {
 
     /// True for a non-exit step with transitions that all lead back to it.
     public static func isStuck(_ i: Int, in analysis: FlowAnalysis) -> Bool {
-        // Asked of every step: read in place, without copying the step or its transitions.
+        // Asked of every step: read in place, without copying the step or its transitions. Whether
+        // it is an exit comes last: asking it copied the step, and few steps only loop back.
         let flow = analysis.flow
-        guard !flow.steps[i].isExit, let leaving = analysis.transitionsFrom[flow.steps[i].id], !leaving.isEmpty else { return false }
-        return leaving.allSatisfy { flow.transitions[$0].to == flow.steps[i].id }
+        let leaving = analysis.transitionsLeaving[i]
+        guard !leaving.isEmpty, leaving.allSatisfy({ flow.transitions[$0].to == flow.steps[i].id }) else { return false }
+        return !flow.steps[i].isExit
     }
 }

@@ -83,16 +83,26 @@ public struct TypeMismatchRule: Rule {
         // Per key, the types its definitions write. When that is one type and the read accepts it,
         // no definition reaching the read can be wrong and none is listed: a key written on one
         // branch of each of thousands of diamonds in a row is reached by all of them at every read.
-        var written: [String: Set<TypeName>] = [:]
+        // (Only whether there are several matters: a set of types per key cost a long flow an
+        // allocation per key.)
+        var written: [String: WrittenTypes] = [:]
         for definition in analysis.definitions {
-            if let type = definition.access.type { written[definition.access.key, default: []].insert(type) }
+            guard let type = definition.access.type else { continue }
+            switch written[definition.access.key] {
+            case nil: written[definition.access.key] = .one(type)
+            case .one(let known)? where known != type: written[definition.access.key] = .several
+            default: break
+            }
         }
-        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+        for i in analysis.reachable {
             let step = analysis.step(i)
             var checked = Set<String>()
             for read in analysis.effectiveReads[i] where checked.insert(read.key).inserted {
-                let types = written[read.key] ?? []
-                if types.count <= 1, types.allSatisfy({ type in read.type.map { type.isCompatible(withRead: $0) } ?? true }) { continue }
+                switch written[read.key] {
+                case nil: continue
+                case .one(let type)?: if read.type.map({ type.isCompatible(withRead: $0) }) ?? true { continue }
+                case .several?: break
+                }
                 let definitions = analysis.reachingDefinitions(of: read.key, at: i).sorted(by: Self.order)
                 if let finding = check(read, at: step, against: definitions, context) { findings.append(finding) }
             }
@@ -108,6 +118,12 @@ public struct TypeMismatchRule: Rule {
 
     /// A transition that says what it carries (a declared `type:`) must carry what its target takes. Edges
     /// from the start and into an end type the flow's input and output instead, and are not checked.
+    /// The types the definitions of a key write (none: no entry).
+    private enum WrittenTypes {
+        case one(TypeName)
+        case several
+    }
+
     private func transitionTypes(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
         return flow.transitions.compactMap { transition in

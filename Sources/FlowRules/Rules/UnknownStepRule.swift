@@ -58,7 +58,7 @@ public struct UnknownStepRule: Rule {
 
     public func check(_ context: RuleContext) -> [Finding] {
         let flow = context.flow
-        let ids = Set(flow.steps.map(\.id))
+        let ids = context.analysis.index  // every step's id (the first step with it)
         // One comparison with every id gives both the message's "did you mean" and, when no other id
         // is as close, the fix. The ids are lowercased once for all broken names, and a flow with
         // thousands of them gets suggestions within `Spelling.Candidates`'s budget.
@@ -69,7 +69,7 @@ public struct UnknownStepRule: Rule {
             return ("; did you mean '\(found.name)'?", found.isUnique ? found.name : nil)
         }
         var findings: [Finding] = []
-        for id in flow.entries where !ids.contains(id) {
+        for id in flow.entries where ids[id] == nil {
             let (hint, meant) = suggestion(id)
             var finding = context.finding(Self.description, "the flow starts at '\(id)', which is not a step of '\(flow.name)'\(hint)",
                                           at: flow.entryLocation, step: id)
@@ -77,7 +77,7 @@ public struct UnknownStepRule: Rule {
             findings.append(finding)
         }
         // An edge into another machine is its dialect's to judge (`crossing-transition` for generated ones).
-        for transition in flow.transitions where !ids.contains(transition.to) && transition.crossesInto == nil {
+        for transition in flow.transitions where ids[transition.to] == nil && transition.crossesInto == nil {
             let source = flow.step(transition.from)?.name ?? transition.from
             let (hint, meant) = suggestion(transition.to)
             var finding = context.finding(
@@ -90,7 +90,9 @@ public struct UnknownStepRule: Rule {
         }
         // Made when a step first runs a flow that is not there.
         var flowNames: (idsAndNames: Spelling.Candidates, names: Spelling.Candidates)?
-        for step in flow.steps {
+        // By index: most steps run no flow, and a copy of each would cost more than the question.
+        for i in flow.steps.indices where flow.steps[i].subflow != nil {
+            let step = flow.steps[i]
             guard let reference = step.subflow, context.session.flow(named: reference) == nil else { continue }
             // A reference names a flow by id or by name: the fix is the one id or name closest to it,
             // and the message suggests what the fix would write.

@@ -78,9 +78,10 @@ public struct UnmatchedCaseRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let analysis = context.analysis
         var findings: [Finding] = []
-        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+        // Only steps with two ways on or more: gathering every step's transitions first cost an allocation per step.
+        for i in analysis.reachable where analysis.successors[i].count >= 2 {
             let outgoing = analysis.successors[i].map { context.flow.transitions[$0.transition] }
-            guard outgoing.count >= 2, !outgoing.contains(where: { $0.condition == .otherwise }) else { continue }
+            guard !outgoing.contains(where: { $0.condition == .otherwise }) else { continue }
             var cases: [(key: String, value: String, transition: Transition)] = []
             for transition in outgoing {
                 guard case let .equals(key, value)? = transition.condition else { break }

@@ -70,7 +70,7 @@ public struct UnreachableStepRule: Rule {
         if context.flow.kind.machine == .described,
            let targets = context.session.describedMachines.reachedByCrossingEdges[context.flow.id] {
             let roots = analysis.uniqueSteps.filter { targets.contains(analysis.step($0).id) }
-            let reached = FlowAnalysis.closure(from: roots, next: { analysis.successors[$0].map(\.to) })
+            let reached = FlowAnalysis.closure(from: roots, next: { analysis.successors[$0].lazy.map(\.to) })
             unreachable.removeAll(where: reached.contains)
         }
         let unreachableSet = Set(unreachable)

@@ -70,13 +70,13 @@ public struct UnusedDataKeyRule: Rule {
         externallyRead.formUnion(context.session.keysReadByCallers(of: flow))
         var findings: [Finding] = []
 
-        let readAnywhere = analysis.keysReadFromStart
+        let readAnywhere = analysis.keysReadFromStart(among: flow.initialData.map(\.key))
         for value in flow.initialData where !readAnywhere.contains(value.key) && !externallyRead.contains(value.key) {
             findings.append(context.finding(
                 Self.description, "the flow starts with '\(value.key)', but no step reads it",
                 at: value.location ?? flow.location, key: value.key))
         }
-        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+        for i in analysis.reachable {
             let step = analysis.step(i)
             var reported = Set<String>()
             // Only declared writes: a sub-flow's outputs are reported inside the sub-flow.

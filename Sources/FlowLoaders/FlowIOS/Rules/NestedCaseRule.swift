@@ -59,7 +59,8 @@ public struct NestedCaseRule: Rule {
         guard context.flow.kind == .flowIOS else { return [] }
         let analysis = context.analysis
         var findings: [Finding] = []
-        for i in analysis.uniqueSteps where analysis.reachable.contains(i) {
+        // Two cases at least: a step with one way on has nothing to nest.
+        for i in analysis.reachable where analysis.successors[i].count > 1 {
             let transitions = analysis.successors[i].map { context.flow.transitions[$0.transition] }
             var rootKey: String?
             for transition in transitions {

@@ -77,10 +77,10 @@ public struct ContentNeverSetRule: Rule {
         if flow.steps.contains(where: \.mayWriteAnything) { return [] }
         var written = Set(flow.initialData.map(\.key))
         for step in flow.steps { written.formUnion(step.writes.map(\.key)) }
-        return analysis.uniqueSteps.compactMap { i in
+        return analysis.reachable.compactMap { i in
             let step = analysis.step(i)
             let key = FlowStateDialect.contentKey(step.id)
-            guard analysis.reachable.contains(i), let content = step.contentType, !Self.tolerates(content),
+            guard let content = step.contentType, !Self.tolerates(content),
                   step.reads.contains(where: { $0.key == key }), !written.contains(key) else { return nil }
             return context.finding(
                 Self.description,

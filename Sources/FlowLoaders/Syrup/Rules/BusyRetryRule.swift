@@ -78,13 +78,13 @@ public struct BusyRetryRule: Rule {
     public func check(_ context: RuleContext) -> [Finding] {
         let analysis = context.analysis
         let steps = analysis.flow.steps, transitions = context.flow.transitions
-        return analysis.uniqueSteps.compactMap { i in
-            // An unreachable step is `unreachable-step`'s; one that never moves on is `stuck-step`'s.
-            guard analysis.reachable.contains(i), !StuckStepRule.isStuck(i, in: analysis),
+        // Only reachable steps: an unreachable step is `unreachable-step`'s.
+        return analysis.reachable.compactMap { i in
+            // One that never moves on is `stuck-step`'s.
+            guard !StuckStepRule.isStuck(i, in: analysis),
                   // The transitions leaving the step, in flow order (not every transition: a long flow's steps × transitions),
                   // read in place (copying each step and transition cost more than the test).
-                  let t = analysis.transitionsFrom[steps[i].id]?
-                      .first(where: { transitions[$0].to == steps[i].id && transitions[$0].kind == .retry })
+                  let t = analysis.transitionsLeaving[i].first(where: { transitions[$0].to == steps[i].id && transitions[$0].kind == .retry })
             else { return nil }
             let step = steps[i], retry = transitions[t]
             let when = retry.condition?.text ?? "on some path"
