@@ -126,18 +126,20 @@ public struct SourceLoader: Sendable {
     /// Reads files whose text is already in memory, not linked yet.
     public func read(_ sources: [SourceText]) -> FlowGraph {
         // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
-        let results = sources.parallelMap { source -> FlowGraph? in
-            guard case let .perFile(loader) = strategy(for: source.file.kind) else { return nil }
+        // Each file's suppression comments are found in the same parallel pass: a search of every
+        // file's bytes, 0.6 ms of the app-shaped benchmark's serial time when it ran after the pass.
+        let results = sources.parallelMap { source -> (graph: FlowGraph?, suppressions: [Suppression]) in
+            let suppressions = SuppressionScanner.commentMarker(forPath: source.file.path).map {
+                SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: $0)
+            } ?? []
+            guard case let .perFile(loader) = strategy(for: source.file.kind) else { return (nil, suppressions) }
             defer { progress?() }
-            return load(source, with: loader)
+            return (load(source, with: loader), suppressions)
         }
         var graph = FlowGraph(files: sources.map(\.file.displayPath))
-        for source in sources {
-            guard let marker = SuppressionScanner.commentMarker(forPath: source.file.path) else { continue }
-            graph.suppressions += SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: marker)
-        }
-        for index in sources.indices {
-            if let partial = results[index] { graph.merge(Self.content(of: partial)) }
+        for result in results { graph.suppressions += result.suppressions }
+        for result in results {
+            if let partial = result.graph { graph.merge(Self.content(of: partial)) }
         }
         for kind in SourceKind.allCases {
             guard case let .batch(loader) = strategy(for: kind) else { continue }

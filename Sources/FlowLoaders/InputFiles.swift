@@ -21,8 +21,27 @@ public struct SourceKind: RawRepresentable, Hashable, Sendable {
 
     /// The kind of a file, from its name; nil for files FlowLens does not read.
     public static func of(path: String) -> SourceKind? {
+        // Asked of every file a walk finds. A name of ASCII bytes (nearly every one) is matched by
+        // its bytes: folding ASCII case is then all `lowercased()` does, and each byte is a
+        // character. Any other name, or a path ending in `/`, as `String` and `NSString` read it.
+        let bytes = path.utf8
+        if bytes.last != UInt8(ascii: "/") {
+            let name = bytes[(bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex)...]
+            if name.allSatisfy({ $0 < 0x80 }) {
+                return SourceFileType.all.first { $0.suffixes.contains { hasSuffix(name, folding: $0) } }?.kind
+            }
+        }
         let name = (path as NSString).lastPathComponent.lowercased()
         return SourceFileType.all.first { $0.suffixes.contains(where: name.hasSuffix) }?.kind
+    }
+
+    /// Whether the ASCII bytes `name` end with `suffix` (lowercase) when upper-case letters are folded.
+    private static func hasSuffix(_ name: Substring.UTF8View, folding suffix: String) -> Bool {
+        let ending = suffix.utf8
+        guard name.count >= ending.count else { return false }
+        return zip(name.suffix(ending.count), ending).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
     }
 
     /// Human-readable list of the file names each kind reads, for help and errors.

@@ -27,6 +27,25 @@ struct InputDiscoveryTests {
         #expect(SourceKind.of(path: name) == .ruby)
     }
 
+    @Test("an ASCII name is matched by its bytes, as the lowercased name was: any name gives the kind it gave")
+    func sourceKindByBytes() {
+        // What `SourceKind.of` was before names were matched by their bytes.
+        func reference(_ path: String) -> SourceKind? {
+            let name = (path as NSString).lastPathComponent.lowercased()
+            return SourceFileType.all.first { $0.suffixes.contains(where: name.hasSuffix) }?.kind
+        }
+        let names = [
+            "a.swift", "A.SWIFT", "a.Swift/", "dir.swift/", "/", "", ".swift", "swift", "a.swift.", "dir/.rb",
+            "x.Flow.YAML", "x.flow.yml", "x.flow.jsoN", "x.FLOW.json/", "a.PUML", "a.PlantUML", "a.plantuml.txt",
+            "é.swift", "e\u{301}.swift", "a.swift\u{301}", "A\u{600}.swift", "a.ｓｗｉｆｔ", "a.s\u{130}ft",
+            "Stra\u{DF}e.rb", "\u{212A}.rb", "a.r\u{212A}", "x/\u{1F600}.flow.yaml", "a\u{200D}.rb", "a.rb\u{200D}",
+            "fold/A.SWİFT", "a.SWIFT/b", "a@#$%.swift", "tab\t.puml",
+        ]
+        for name in names {
+            #expect(SourceKind.of(path: name) == reference(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test("the patterns description lists every pattern")
     func patterns() {
         #expect(SourceKind.patternsDescription == "*.flow.yaml, *.flow.yml, *.flow.json, *.swift, *.rb, *.puml, *.plantuml")
