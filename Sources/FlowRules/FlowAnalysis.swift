@@ -13,6 +13,8 @@ public final class FlowAnalysis: Sendable {
         public let step: Int?
         /// The access.
         public let access: DataAccess
+        /// The number of the access's key in `keys`.
+        public let key: Int
     }
 
     /// An edge between two existing steps.
@@ -46,6 +48,11 @@ public final class FlowAnalysis: Sendable {
     public let effectiveReads: [[DataAccess]]
     /// Per step, the flow-scope writes in effect (declared writes plus a sub-flow's outputs).
     public let effectiveWrites: [[DataAccess]]
+    /// Per step, the numbers (in `keys`) of the keys of `effectiveReads`, in their order: a rule that
+    /// asks about every read of a long flow asks by number, without hashing each key's name.
+    public let effectiveReadKeys: [[Int]]
+    /// Per step, the numbers of the keys of `effectiveWrites`, in their order.
+    public let effectiveWriteKeys: [[Int]]
     /// Every key the flow mentions, numbered for the bit sets below.
     public let keys: [String]
     /// The number of each key in `keys`.
@@ -115,9 +122,10 @@ public final class FlowAnalysis: Sendable {
             writerLists.append([])
             return keys.count - 1
         }
-        var definitions: [Definition] = flow.initialData.map { Definition(step: nil, access: $0) }
+        var definitions: [Definition] = []
         for (d, access) in flow.initialData.enumerated() {
             let k = number(access.key)
+            definitions.append(Definition(step: nil, access: access, key: k))
             perKey[k].initialDefinitions = perKey[k].initialDefinitions ?? []
             perKey[k].initialDefinitions!.append(d)
             if access.condition == nil { perKey[k].initial = true }
@@ -135,17 +143,23 @@ public final class FlowAnalysis: Sendable {
             testedKeys[from].insert(key)
         }
         self.testedKeys = testedKeys
+        testedKeyNumbers = tested
+        var readNumbers = Array(repeating: [Int](), count: flow.steps.count)
         for (i, list) in reads.enumerated() {
-            readKeys[i] = list.map { number($0.key) } + tested[i]
+            readNumbers[i] = list.map { number($0.key) }
+            readKeys[i] = tested[i].isEmpty ? readNumbers[i] : readNumbers[i] + tested[i]
         }
+        effectiveReadKeys = readNumbers
+        var writeNumbers = Array(repeating: [Int](), count: flow.steps.count)
         for (i, list) in writes.enumerated() {
             for access in list {
                 let k = number(access.key)
+                writeNumbers[i].append(k)
                 if writerLists[k].last != i { writerLists[k].append(i) }
                 // Of several writes of one key in a step, the last one is what leaves it; definitions
                 // come in step order, so each key's list is by ascending step.
                 let d = definitions.count
-                definitions.append(Definition(step: i, access: access))
+                definitions.append(Definition(step: i, access: access, key: k))
                 if perKey[k].lastDefinition.last?.step == i {
                     perKey[k].lastDefinition[perKey[k].lastDefinition.count - 1].definition = d
                 } else {
@@ -157,6 +171,7 @@ public final class FlowAnalysis: Sendable {
                 if access.condition == nil, perKey[k].certainWriters.last != i { perKey[k].certainWriters.append(i) }
             }
         }
+        effectiveWriteKeys = writeNumbers
         for (i, list) in readKeys.enumerated() {
             for k in list where perKey[k].readers.last != i { perKey[k].readers.append(i) }
         }
@@ -183,24 +198,34 @@ public final class FlowAnalysis: Sendable {
     /// Whether `key` is set on every path from the start to step `index` (before the step runs);
     /// false for unreachable steps.
     public func isDefinitelySet(_ key: String, before index: Int) -> Bool {
-        guard let key = keyIndex[key] else { return false }
-        return facts.isDefinitelySet(key, before: index)
+        keyIndex[key].map { isDefinitelySet(keyNumber: $0, before: index) } ?? false
+    }
+
+    /// `isDefinitelySet(_:before:)` for the key numbered `key` in `keys`.
+    public func isDefinitelySet(keyNumber key: Int, before index: Int) -> Bool {
+        facts.isDefinitelySet(key, before: index)
     }
 
     /// Whether some step reachable from step `index` by one transition or more reads `key`.
     public func isReadLater(_ key: String, after index: Int) -> Bool {
-        guard let key = keyIndex[key] else { return false }
-        return facts.isReadLater(key, after: index)
+        keyIndex[key].map { facts.isReadLater($0, after: index) } ?? false
     }
 
     /// Per step, the keys its outgoing transitions test (`FlowCase(key:value:)`, a declared `when`):
     /// tested after the step's own writes, as the way on is chosen.
     public let testedKeys: [Set<String>]
+    /// Per step, the numbers of the keys in `testedKeys`.
+    private let testedKeyNumbers: [[Int]]
 
     /// Whether what step `index` writes to `key` is used afterwards: tested by the step's own way on,
     /// or read by a later step.
     public func isUsed(_ key: String, afterWritesOf index: Int) -> Bool {
-        testedKeys[index].contains(key) || isReadLater(key, after: index)
+        keyIndex[key].map { isUsed(keyNumber: $0, afterWritesOf: index) } ?? false
+    }
+
+    /// `isUsed(_:afterWritesOf:)` for the key numbered `key` in `keys`.
+    public func isUsed(keyNumber key: Int, afterWritesOf index: Int) -> Bool {
+        testedKeyNumbers[index].contains(key) || facts.isReadLater(key, after: index)
     }
 
     /// Keys read by steps reachable from step `index` by one transition or more.
@@ -224,8 +249,12 @@ public final class FlowAnalysis: Sendable {
 
     /// The definitions of `key` that may reach step `index` (before its own writes), in definition order.
     public func reachingDefinitions(of key: String, at index: Int) -> [Definition] {
-        guard let key = keyIndex[key] else { return [] }
-        return facts.reachingDefinitions(of: key, at: index).map { definitions[$0] }
+        keyIndex[key].map { reachingDefinitions(ofKeyNumber: $0, at: index) } ?? []
+    }
+
+    /// `reachingDefinitions(of:at:)` for the key numbered `key` in `keys`.
+    public func reachingDefinitions(ofKeyNumber key: Int, at index: Int) -> [Definition] {
+        facts.reachingDefinitions(of: key, at: index).map { definitions[$0] }
     }
 
     /// For `key`, the steps reachable from an entry without passing a step that writes it, each with

@@ -83,27 +83,30 @@ public struct TypeMismatchRule: Rule {
         // Per key, the types its definitions write. When that is one type and the read accepts it,
         // no definition reaching the read can be wrong and none is listed: a key written on one
         // branch of each of thousands of diamonds in a row is reached by all of them at every read.
-        // (Only whether there are several matters: a set of types per key cost a long flow an
-        // allocation per key.)
-        var written: [String: WrittenTypes] = [:]
+        // (By key number, and only whether there are several: a set of types per key name cost a
+        // long flow an allocation and a hash per key.)
+        var written = [WrittenTypes?](repeating: nil, count: analysis.keys.count)
         for definition in analysis.definitions {
             guard let type = definition.access.type else { continue }
-            switch written[definition.access.key] {
-            case nil: written[definition.access.key] = .one(type)
-            case .one(let known)? where known != type: written[definition.access.key] = .several
+            switch written[definition.key] {
+            case nil: written[definition.key] = .one(type)
+            case .one(let known)? where known != type: written[definition.key] = .several
             default: break
             }
         }
+        var checked = [Bool](repeating: false, count: analysis.keys.count)  // the keys of this step's reads so far
         for i in analysis.reachable {
             let step = analysis.step(i)
-            var checked = Set<String>()
-            for read in analysis.effectiveReads[i] where checked.insert(read.key).inserted {
-                switch written[read.key] {
+            let keys = analysis.effectiveReadKeys[i]
+            defer { for k in keys { checked[k] = false } }
+            for (j, read) in analysis.effectiveReads[i].enumerated() where !checked[keys[j]] {
+                checked[keys[j]] = true
+                switch written[keys[j]] {
                 case nil: continue
                 case .one(let type)?: if read.type.map({ type.isCompatible(withRead: $0) }) ?? true { continue }
                 case .several?: break
                 }
-                let definitions = analysis.reachingDefinitions(of: read.key, at: i).sorted(by: Self.order)
+                let definitions = analysis.reachingDefinitions(ofKeyNumber: keys[j], at: i).sorted(by: Self.order)
                 if let finding = check(read, at: step, against: definitions, context) { findings.append(finding) }
             }
             if let group = step.group, let elementRead = group.elementReads.first(where: { $0.key == group.elementKey }),

@@ -76,12 +76,16 @@ public struct UnusedDataKeyRule: Rule {
                 Self.description, "the flow starts with '\(value.key)', but no step reads it",
                 at: value.location ?? flow.location, key: value.key))
         }
+        var reported = [Bool](repeating: false, count: analysis.keys.count)  // this step's keys reported so far
         for i in analysis.reachable {
             let step = analysis.step(i)
-            var reported = Set<String>()
-            // Only declared writes: a sub-flow's outputs are reported inside the sub-flow.
-            for write in step.writes where reported.insert(write.key).inserted {
-                guard !analysis.isUsed(write.key, afterWritesOf: i), !externallyRead.contains(write.key) else { continue }
+            let keys = analysis.effectiveWriteKeys[i]
+            defer { for k in keys { reported[k] = false } }
+            // Only declared writes (the first of the effective ones): a sub-flow's outputs are
+            // reported inside the sub-flow.
+            for (n, write) in step.writes.enumerated() where !reported[keys[n]] {
+                reported[keys[n]] = true
+                guard !analysis.isUsed(keyNumber: keys[n], afterWritesOf: i), !externallyRead.contains(write.key) else { continue }
                 let at = write.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
                 findings.append(context.finding(
@@ -89,7 +93,8 @@ public struct UnusedDataKeyRule: Rule {
                     at: at, step: step.id, key: write.key, related: placement.related))
             }
             if let group = step.group {
-                for write in group.elementWrites where write.key != group.elementOutputKey && reported.insert("\u{0}" + write.key).inserted {
+                var reportedElements = Set<String>()
+                for write in group.elementWrites where write.key != group.elementOutputKey && reportedElements.insert(write.key).inserted {
                     let kept = group.elementOutputKey.map { "only '\($0)' is kept" } ?? "nothing is kept"
                     let at = write.location ?? step.location
                     let placement = context.placement(of: step, findingAt: at)
