@@ -102,10 +102,17 @@ public struct RuleContext {
 
     private static func span(of flow: Flow) -> (file: String, lines: ClosedRange<Int>)? {
         guard let file = flow.location?.file else { return nil }
-        let lines = ([flow.location] + flow.steps.map(\.location) + flow.transitions.map(\.location))
-            .compactMap { $0 }.filter { $0.file == file }.map(\.line)
-        guard let low = lines.min(), let high = lines.max() else { return nil }
-        return (file, low...high)
+        var low = Int.max, high = Int.min
+        func include(_ location: SourceLocation?) {
+            guard let location, location.file == file else { return }
+            low = min(low, location.line)
+            high = max(high, location.line)
+        }
+        include(flow.location)
+        // By index: each step's and transition's location read in place, not a copy of each.
+        for i in flow.steps.indices { include(flow.steps[i].location) }
+        for i in flow.transitions.indices { include(flow.transitions[i].location) }
+        return low <= high ? (file, low...high) : nil
     }
 
     /// A finding of `rule` about this flow.
