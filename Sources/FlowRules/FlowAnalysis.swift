@@ -133,17 +133,14 @@ public final class FlowAnalysis: Sendable {
         // What each step reads for "is it read later": its reads, and its case conditions' keys (a
         // missing key just matches no case); a step that may read anything uses every key.
         var readKeys = Array(repeating: [Int](), count: flow.steps.count)
-        var testedKeys = Array(repeating: Set<String>(), count: flow.steps.count)
         var tested = Array(repeating: [Int](), count: flow.steps.count)
         for transition in flow.transitions {
             guard case let .equals(key, _)? = transition.condition else { continue }
             let k = number(key)
             guard let from = index[transition.from] else { continue }
             tested[from].append(k)
-            testedKeys[from].insert(key)
         }
-        self.testedKeys = testedKeys
-        testedKeyNumbers = tested
+        testedKeys = tested
         var readNumbers = Array(repeating: [Int](), count: flow.steps.count)
         for (i, list) in reads.enumerated() {
             readNumbers[i] = list.map { number($0.key) }
@@ -211,11 +208,9 @@ public final class FlowAnalysis: Sendable {
         keyIndex[key].map { facts.isReadLater($0, after: index) } ?? false
     }
 
-    /// Per step, the keys its outgoing transitions test (`FlowCase(key:value:)`, a declared `when`):
-    /// tested after the step's own writes, as the way on is chosen.
-    public let testedKeys: [Set<String>]
-    /// Per step, the numbers of the keys in `testedKeys`.
-    private let testedKeyNumbers: [[Int]]
+    /// Per step, the numbers of the keys its outgoing transitions test (`FlowCase(key:value:)`, a
+    /// declared `when`): tested after the step's own writes, as the way on is chosen.
+    private let testedKeys: [[Int]]
 
     /// Whether what step `index` writes to `key` is used afterwards: tested by the step's own way on,
     /// or read by a later step.
@@ -225,7 +220,7 @@ public final class FlowAnalysis: Sendable {
 
     /// `isUsed(_:afterWritesOf:)` for the key numbered `key` in `keys`.
     public func isUsed(keyNumber key: Int, afterWritesOf index: Int) -> Bool {
-        testedKeyNumbers[index].contains(key) || facts.isReadLater(key, after: index)
+        testedKeys[index].contains(key) || facts.isReadLater(key, after: index)
     }
 
     /// Keys read by steps reachable from step `index` by one transition or more.
