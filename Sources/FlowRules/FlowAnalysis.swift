@@ -344,6 +344,28 @@ public final class FlowAnalysis: Sendable {
     }
 }
 
+/// The keys (by number) a rule has met at the step it is at, so that it looks at each key once a
+/// step: one array of flags for the whole flow, cleared step by step (a set of names per step cost a
+/// long flow an allocation and a hash per read).
+struct KeyMarks {
+    private var marked: [Bool]
+
+    /// No key marked, for the keys of `analysis`.
+    init(_ analysis: FlowAnalysis) { marked = Array(repeating: false, count: analysis.keys.count) }
+
+    /// Marks `key`; true when it was not marked since the last `clear`.
+    mutating func mark(_ key: Int) -> Bool {
+        guard !marked[key] else { return false }
+        marked[key] = true
+        return true
+    }
+
+    /// Unmarks `keys`, which hold every key marked since the last `clear` (the step's own keys).
+    mutating func clear(_ keys: [Int]) {
+        for key in keys { marked[key] = false }
+    }
+}
+
 /// What a flow needs from and gives to a caller that runs it as a sub-flow.
 public struct FlowInterface: Sendable {
     /// Keys the flow starts with: the caller must have set them.

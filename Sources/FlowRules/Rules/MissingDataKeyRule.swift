@@ -94,15 +94,14 @@ public struct MissingDataKeyRule: Rule {
         var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
-        var reported = [Bool](repeating: false, count: analysis.keys.count)  // this step's keys reported so far
+        var reported = KeyMarks(analysis)  // this step's keys reported so far
         for i in analysis.reachable {
             let step = analysis.step(i)
             let declared = step.reads.count
             let keys = analysis.effectiveReadKeys[i]
-            defer { for k in keys { reported[k] = false } }
+            defer { reported.clear(keys) }
             for (n, read) in analysis.effectiveReads[i].enumerated() where !read.optional {
-                guard !analysis.isDefinitelySet(keyNumber: keys[n], before: i), !reported[keys[n]] else { continue }
-                reported[keys[n]] = true
+                guard !analysis.isDefinitelySet(keyNumber: keys[n], before: i), reported.mark(keys[n]) else { continue }
                 let subject = n < declared
                     ? "step '\(step.name)' reads '\(read.key)'"
                     : "step '\(step.name)' runs flow '\(step.subflow ?? "")', which needs '\(read.key)'"

@@ -94,13 +94,12 @@ public struct TypeMismatchRule: Rule {
             default: break
             }
         }
-        var checked = [Bool](repeating: false, count: analysis.keys.count)  // the keys of this step's reads so far
+        var checked = KeyMarks(analysis)  // the keys of this step's reads so far
         for i in analysis.reachable {
             let step = analysis.step(i)
             let keys = analysis.effectiveReadKeys[i]
-            defer { for k in keys { checked[k] = false } }
-            for (j, read) in analysis.effectiveReads[i].enumerated() where !checked[keys[j]] {
-                checked[keys[j]] = true
+            defer { checked.clear(keys) }
+            for (j, read) in analysis.effectiveReads[i].enumerated() where checked.mark(keys[j]) {
                 switch written[keys[j]] {
                 case nil: continue
                 case .one(let type)?: if read.type.map({ type.isCompatible(withRead: $0) }) ?? true { continue }

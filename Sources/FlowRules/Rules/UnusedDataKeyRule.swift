@@ -76,15 +76,14 @@ public struct UnusedDataKeyRule: Rule {
                 Self.description, "the flow starts with '\(value.key)', but no step reads it",
                 at: value.location ?? flow.location, key: value.key))
         }
-        var reported = [Bool](repeating: false, count: analysis.keys.count)  // this step's keys reported so far
+        var reported = KeyMarks(analysis)  // this step's keys reported so far
         for i in analysis.reachable {
             let step = analysis.step(i)
             let keys = analysis.effectiveWriteKeys[i]
-            defer { for k in keys { reported[k] = false } }
+            defer { reported.clear(keys) }
             // Only declared writes (the first of the effective ones): a sub-flow's outputs are
             // reported inside the sub-flow.
-            for (n, write) in step.writes.enumerated() where !reported[keys[n]] {
-                reported[keys[n]] = true
+            for (n, write) in step.writes.enumerated() where reported.mark(keys[n]) {
                 guard !analysis.isUsed(keyNumber: keys[n], afterWritesOf: i), !externallyRead.contains(write.key) else { continue }
                 let at = write.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
