@@ -153,6 +153,8 @@ public struct Pipeline {
             run.configurations = configurations
             run.discoveryFindings += findings
             if found.isEmpty, findings.isEmpty, FlowLens.isFolder(path, workingDirectory) { run.emptyFolders.append(path) }
+            run.files.reserveCapacity(run.files.count + found.count)
+            run.governing.reserveCapacity(run.governing.count + found.count)
             for file in found where seen.insert(file.path).inserted {
                 run.files.append(file)
                 run.governing[file.displayPath] = run.configurations.configuration(forFile: file.path)

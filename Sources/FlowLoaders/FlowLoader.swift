@@ -108,16 +108,24 @@ public struct SourceLoader: Sendable {
     /// Reads `files` from disk, each by its kind's loader, not linked yet (`Pipeline`'s load stage).
     /// Files are read on all cores; the result lists them in the order given.
     public func read(files: [InputFile]) -> FlowGraph {
-        let texts = files.parallelMap { given($0) ?? Self.read($0, maximumBytes: limits.fileBytes) }
-        var sources: [SourceText] = []
+        // A file's per-file work follows its reading in the same parallel pass, while its text is fresh.
+        let texts = files.parallelMap { file -> (ReadResult, PerFile?) in
+            let read = given(file) ?? Self.read(file, maximumBytes: limits.fileBytes)
+            guard case let .text(text) = read else { return (read, nil) }
+            return (read, perFile(SourceText(file: file, contents: text)))
+        }
+        var sources: [SourceText] = [], results: [PerFile] = []
         var unreadable: [Finding] = []
         for (index, file) in files.enumerated() {
             switch texts[index] {
-            case let .text(text): sources.append(SourceText(file: file, contents: text))
-            case let .unreadable(finding): unreadable.append(finding)
+            case let (.text(text), result?):
+                sources.append(SourceText(file: file, contents: text))
+                results.append(result)
+            case let (.unreadable(finding), _): unreadable.append(finding)
+            case (.text, nil): preconditionFailure("a file read without its per-file pass")
             }
         }
-        var graph = read(sources)
+        var graph = assemble(sources, results)
         graph.files = files.map(\.displayPath)
         graph.loadFindings = unreadable + graph.loadFindings
         return graph
@@ -125,17 +133,25 @@ public struct SourceLoader: Sendable {
 
     /// Reads files whose text is already in memory, not linked yet.
     public func read(_ sources: [SourceText]) -> FlowGraph {
-        // Per-file kinds load in parallel, one slot per file; batch kinds get all their files at once.
-        // Each file's suppression comments are found in the same parallel pass: a search of every
-        // file's bytes, 0.6 ms of the app-shaped benchmark's serial time when it ran after the pass.
-        let results = sources.parallelMap { source -> (graph: FlowGraph?, suppressions: [Suppression]) in
-            let suppressions = SuppressionScanner.commentMarker(forPath: source.file.path).map {
-                SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: $0)
-            } ?? []
-            guard case let .perFile(loader) = strategy(for: source.file.kind) else { return (nil, suppressions) }
-            defer { progress?() }
-            return (load(source, with: loader), suppressions)
-        }
+        assemble(sources, sources.parallelMap(perFile))
+    }
+
+    /// What is done for each file on its own: its graph when its kind loads file by file, and its
+    /// suppression comments (a search of every file's bytes, 0.6 ms of the app-shaped benchmark's
+    /// serial time when it ran after the parallel pass).
+    typealias PerFile = (graph: FlowGraph?, suppressions: [Suppression])
+
+    private func perFile(_ source: SourceText) -> PerFile {
+        let suppressions = SuppressionScanner.commentMarker(forPath: source.file.path).map {
+            SuppressionScanner.scan(source.contents, file: source.file.displayPath, marker: $0)
+        } ?? []
+        guard case let .perFile(loader) = strategy(for: source.file.kind) else { return (nil, suppressions) }
+        defer { progress?() }
+        return (load(source, with: loader), suppressions)
+    }
+
+    /// The run's graph from each file's `perFile` result, and the batch kinds' files, each kind's at once.
+    private func assemble(_ sources: [SourceText], _ results: [PerFile]) -> FlowGraph {
         var graph = FlowGraph(files: sources.map(\.file.displayPath))
         for result in results { graph.suppressions += result.suppressions }
         for result in results {
@@ -194,20 +210,52 @@ public struct SourceLoader: Sendable {
     }
 
     private static func read(_ file: InputFile, maximumBytes: Int) -> ReadResult {
+        let tooLarge = ReadResult.unreadable(.invalidInput("file is larger than \(maximumBytes) bytes (limits.fileBytes), not read",
+                                                           at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
+        let cannotRead = ReadResult.unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
+        // One `open`, `fstat` and `read` into the bytes the text is made from: through `FileManager`
+        // and `Data` a file cost a second `stat`, Foundation's own checks and a copy more.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return cannotRead }
+        defer { close(descriptor) }
         // The per-file budget is checked before reading: a huge file is never loaded into memory.
-        // (`stat`, not `FileManager.attributesOfItem`, which builds a dictionary of every attribute.)
         var info = stat()
-        if stat(file.path, &info) == 0, Int(info.st_size) > maximumBytes {
-            return .unreadable(.invalidInput("file is larger than \(maximumBytes) bytes (limits.fileBytes), not read",
-                                             at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
-        }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard fstat(descriptor, &info) == 0 else { return cannotRead }
+        guard Int(info.st_size) <= maximumBytes else { return tooLarge }
+        guard let bytes = readToEnd(descriptor, size: Int(info.st_size), limit: maximumBytes + 1) else { return cannotRead }
+        guard bytes.count <= maximumBytes else { return tooLarge }  // it grew since `fstat`
+        // Foundation's UTF-8 decoding drops a byte order mark at the start, as every reader did when
+        // files were read through it: such a file is decoded by it still.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self)
+        guard let text else {
             return .unreadable(.invalidInput("file is not UTF-8 text", at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
         }
         return .text(text)
+    }
+
+    /// The bytes of an open file, read until its end or `limit` bytes; nil on an error. The first
+    /// read asks for one byte more than `size`, so that a file as large as `fstat` said ends in it.
+    static func readToEnd(_ descriptor: Int32, size: Int, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var want = min(size + 1, limit)
+        var failed = false
+        while want > 0, !failed {
+            let piece = [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
+                count = 0
+                while count < want {
+                    let n = Foundation.read(descriptor, buffer.baseAddress! + count, want - count)
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { failed = true }
+                    if n <= 0 { break }
+                    count += n
+                }
+            }
+            let ended = piece.count < want
+            if bytes.isEmpty { bytes = piece } else { bytes += piece }
+            if ended { break }
+            want = min(max(want, 1 << 16), limit - bytes.count)
+        }
+        return failed ? nil : bytes
     }
 
     /// Flow ids must be unique in a run (reports, file names and the analysis of each flow key on

@@ -141,9 +141,15 @@ public struct Configuration: Hashable, Sendable {
 
     /// Whether a file found by walking a folder is read (`path` relative to the base directory).
     public func includes(relativePath path: String) -> Bool {
-        let names = path.split(separator: "/")  // once for every pattern
-        return (includePatterns.isEmpty || includePatterns.contains { $0.matches(names: names) })
-            && !excludePatterns.contains { $0.matches(names: names) }
+        // The path is split once for every pattern, and only when one needs it: the default
+        // excludes (`**/Pods/**` …) ask whether one of its names is theirs, which its bytes tell.
+        var names: [Substring]?
+        func matches(_ pattern: Glob.Pattern) -> Bool {
+            if let answer = pattern.matchesAnywhereName(in: path) { return answer }
+            if names == nil { names = path.split(separator: "/") }
+            return pattern.matches(names: names!)
+        }
+        return (includePatterns.isEmpty || includePatterns.contains(where: matches)) && !excludePatterns.contains(where: matches)
     }
 }
 
@@ -189,11 +195,38 @@ public enum Glob {
         }
 
         let parts: [Part]
+        /// For a pattern `**/NAME/**` with an ASCII name (the default excludes' shape), the name's
+        /// bytes: the pattern matches a path one of whose names is NAME.
+        let anywhereName: [UInt8]?
 
         public init(_ pattern: String) {
             parts = Glob.normalised(pattern).split(separator: "/", omittingEmptySubsequences: false).map { part in
                 if part == "**" { return .anyFolders }
                 return part.contains { $0 == "*" || $0 == "?" } ? .wildcard(Array(part)) : .name(String(part))
+            }
+            if parts.count == 3, case .anyFolders = parts[0], case let .name(name) = parts[1], case .anyFolders = parts[2],
+               name.utf8.allSatisfy({ $0 < 0x80 }) {
+                anywhereName = Array(name.utf8)
+            } else {
+                anywhereName = nil
+            }
+        }
+
+        /// `matches` for a pattern `**/NAME/**` and an ASCII path, from the path's bytes (no split);
+        /// nil for any other pattern or path. (A non-ASCII name can equal an ASCII one as Swift
+        /// compares strings, by canonical equivalence: the Kelvin sign is a `K`. Those go by `matches`.)
+        func matchesAnywhereName(in path: String) -> Bool? {
+            guard let anywhereName else { return nil }
+            var path = path
+            return path.withUTF8 { bytes -> Bool? in
+                var found = false, start = 0
+                for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                    if end - start == anywhereName.count, !found {
+                        found = (0..<anywhereName.count).allSatisfy { bytes[start + $0] == anywhereName[$0] }
+                    }
+                    start = end + 1
+                }
+                return bytes.allSatisfy { $0 < 0x80 } ? found : nil
             }
         }
 

@@ -12,6 +12,20 @@ extension RandomAccessCollection where Self: Sendable, Index == Int {
         }
         return (0..<count).map { slots[$0]! }
     }
+
+    /// `parallelMap(transform)` starting with the heaviest elements (by `weight`, such as a file's
+    /// size). The cores take the elements in turn: a heavy one taken last would leave the other
+    /// cores idle while it ran. The result is in the collection's order, whatever the weights.
+    public func parallelMap<T>(heaviestFirst weight: (Element) -> Int, _ transform: @Sendable (Element) -> T) -> [T] {
+        let weights = map(weight)
+        let order = weights.indices.sorted { weights[$0] != weights[$1] ? weights[$0] > weights[$1] : $0 < $1 }
+        let slots = ResultSlots<T>(count: count)
+        let start = startIndex
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            slots[order[k]] = transform(self[start + order[k]])
+        }
+        return (0..<count).map { slots[$0]! }
+    }
 }
 
 /// Fixed slots written by concurrent workers, each slot by exactly one worker.

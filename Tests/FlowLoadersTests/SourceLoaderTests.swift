@@ -125,6 +125,27 @@ struct SourceLoaderTests {
         #expect(graph.flows == [])
     }
 
+    @Test("a file is read to its end whatever its size said (it grew since), and no further than the budget")
+    func readToEnd() throws {
+        let tmp = try TempFolder()
+        defer { tmp.cleanUp() }
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        try tmp.write("big.bin", data: Data(bytes))
+        try tmp.write("empty.bin", data: Data())
+        func read(_ name: String, size: Int, limit: Int) -> [UInt8]? {
+            let descriptor = open(tmp(name), O_RDONLY)
+            defer { close(descriptor) }
+            return SourceLoader.readToEnd(descriptor, size: size, limit: limit)
+        }
+        #expect(read("big.bin", size: 200_000, limit: 1_000_000) == bytes)
+        #expect(read("big.bin", size: 10, limit: 1_000_000) == bytes)      // grown since `fstat`
+        #expect(read("big.bin", size: 0, limit: 1_000_000) == bytes)
+        #expect(read("big.bin", size: 10, limit: 150_001) == Array(bytes.prefix(150_001)))
+        #expect(read("big.bin", size: 300_000, limit: 1_000_000) == bytes) // shrunk since
+        #expect(read("empty.bin", size: 0, limit: 10) == [])
+        #expect(read("empty.bin", size: 0, limit: 0) == [])
+    }
+
     @Test("a UTF-8 byte-order mark is accepted")
     func byteOrderMark() throws {
         let tmp = try TempFolder()

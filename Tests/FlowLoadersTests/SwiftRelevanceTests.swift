@@ -252,6 +252,65 @@ struct SwiftRelevanceTests {
         #expect(SwiftRelevance.Skim.sortedOnce([]) == [])
     }
 
+    @Test("key numbers: dense, in the order added, one per key however often added; 0 and keys sharing their top bits; grown past the size expected")
+    func keyNumbers() {
+        var random = SplitMix64(seed: 0x4B4E)
+        for round in 0..<50 {
+            var numbers = SwiftRelevance.KeyNumbers(expected: round % 7)
+            var reference: [UInt64: Int32] = [:]
+            let distinct = (0..<(1 + Int(random.next() % 3_000))).map { i -> UInt64 in
+                i % 97 == 0 ? 0 : round % 2 == 0 ? random.next() : (0x1234 << 48) | (random.next() & 0xFFFFF)
+            }
+            for _ in 0..<(distinct.count * 2) {
+                let key = distinct[Int(random.next() % UInt64(distinct.count))]
+                let number = numbers.add(key)
+                #expect(number == reference[key, default: Int32(reference.count)])
+                reference[key] = number
+            }
+            #expect(numbers.count == reference.count)
+            for key in distinct { #expect(numbers[key] == reference[key]) }
+            for _ in 0..<100 {
+                let key = random.next()
+                if reference[key] == nil { #expect(numbers[key] == nil) }
+            }
+        }
+    }
+
+    @Test("the files chosen are those reached by following every name each way from the library's files, on 200 random apps")
+    func selectAsFollowingNames() {
+        var random = SplitMix64(seed: 0x5E1E)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        var chosenBeyondLibrary = 0
+        for _ in 0..<200 {
+            let count = 1 + next(40), names = 1 + next(60)
+            let files = (0..<count).map { f -> SourceText in
+                var text = next(6) == 0 ? "import Flow_iOS\n" : "import UIKit\n"
+                for _ in 0..<next(3) { text += "struct Type\(next(names)) { func member\(next(names))() {} }\n" }
+                for _ in 0..<next(4) { text += "func use\(f)_\(next(1000))() { _ = Type\(next(names))(); let local\(next(names)) = 1 }\n" }
+                return SourceText(file: InputFile(path: "F\(f).swift"), contents: text)
+            }
+            // The reference: a breadth-first search over the skims' names, by dictionaries of names.
+            let skims = files.map { SwiftRelevance.Skim($0.contents) }
+            var declaredBy: [UInt64: [Int]] = [:], mentionedBy: [UInt64: [Int]] = [:]
+            for (i, skim) in skims.enumerated() {
+                for name in skim.declared { declaredBy[name, default: []].append(i) }
+                for name in skim.mentions { mentionedBy[name, default: []].append(i) }
+            }
+            var expected = skims.map { $0.unsure || $0.hasLibraryWord }
+            var queue = expected.indices.filter { expected[$0] }
+            while let i = queue.popLast() {
+                for other in skims[i].mentions.flatMap({ declaredBy[$0] ?? [] }) + skims[i].declared.flatMap({ mentionedBy[$0] ?? [] })
+                where !expected[other] {
+                    expected[other] = true
+                    queue.append(other)
+                }
+            }
+            #expect(SwiftRelevance.select(files) == expected)
+            chosenBeyondLibrary += zip(expected, skims).filter { $0.0 && !$0.1.hasLibraryWord }.count
+        }
+        #expect(chosenBeyondLibrary > 100)
+    }
+
     @Test("the keyword table finds every keyword by its key, and no other word")
     func keywordTable() {
         let words = ["class", "struct", "enum", "protocol", "actor", "extension", "func", "typealias", "associatedtype",

@@ -13,6 +13,14 @@ struct ConcurrencyTests {
         #expect(slice.parallelMap { $0.count } == slice.map { $0.count })
     }
 
+    @Test("parallelMap(heaviestFirst:) keeps the collection's order whatever the weights, ties included", arguments: [0, 1, 7, 1000])
+    func heaviestFirstOrder(count: Int) {
+        let words = (0..<count).map { "w\($0 * 37 % 101)" }
+        #expect(words.parallelMap(heaviestFirst: { $0.count * ($0.hasSuffix("7") ? 100 : 1) }) { $0.uppercased() } == words.map { $0.uppercased() })
+        let slice = words.dropFirst(count / 2)
+        #expect(slice.parallelMap(heaviestFirst: { _ in 1 }) { $0.count } == slice.map { $0.count })
+    }
+
     @Test("a child writing more than a pipe holds to both streams ends, and every byte is read",
           arguments: [("stderr first", "head -c 1500000 /dev/zero | tr '\\0' e >&2; head -c 1300000 /dev/zero | tr '\\0' o"),
                       ("stdout first", "head -c 1300000 /dev/zero | tr '\\0' o; head -c 1500000 /dev/zero | tr '\\0' e >&2")])

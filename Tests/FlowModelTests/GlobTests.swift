@@ -83,6 +83,28 @@ struct GlobTests {
         #expect(matched > 500)
     }
 
+    @Test("a name excluded anywhere (`**/Pods/**`, the default excludes' shape) is decided from the path's bytes as the matcher decides it: ASCII, accents either way, the Kelvin sign, empty names")
+    func anywhereNameAsTheMatcher() {
+        var state: UInt64 = 0x9E37
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let patterns = ["**/Pods/**", "Pods/", "**/.build/**", "**/K/**", "**/Caf\u{E9}/**", "**/Pods/*.swift", "Pods"]
+        let names = ["Pods", "pods", "Pod", "Podsx", "xPods", ".build", "build", "K", "\u{212A}", "Caf\u{E9}", "Cafe\u{301}", "a", "", "x.swift"]
+        var excluded = 0
+        for _ in 0..<20_000 {
+            let pattern = patterns[next(patterns.count)]
+            let path = (0..<(1 + next(4))).map { _ in names[next(names.count)] }.joined(separator: "/")
+            var configuration = Configuration()
+            configuration.exclude = [pattern]
+            let expected = !Glob.matches(pattern, path)
+            if !expected { excluded += 1 }
+            #expect(configuration.includes(relativePath: path) == expected, "\(pattern) on \(path)")
+        }
+        #expect(excluded > 2_000)
+    }
+
     @Test("many stars against a long name take steps, not an exponential search")
     func manyStars() {
         let name = String(repeating: "a", count: 200)

@@ -26,7 +26,7 @@ public struct FlowIOSReader: BatchFlowLoader {
     /// The Flow-iOS flows in already parsed files.
     func flows(in parsed: [ParsedSwiftFile]) -> [Flow] {
         // Index every file in parallel; merge in file order so results never depend on timing.
-        let indexes = parsed.parallelMap { FileIndexer($0, walksEveryBody: walksEveryBody).run() }
+        let indexes = parsed.parallelMap(heaviestFirst: { $0.text.utf8.count }) { FileIndexer($0, walksEveryBody: walksEveryBody).run() }
         var constants = ConstantTable()
         var classes: [String: ClassFacts] = [:]
         for i in parsed.indices {
@@ -37,7 +37,7 @@ public struct FlowIOSReader: BatchFlowLoader {
         let operations = OperationCatalog(classes: classes, constants: constants)
         let table = constants
 
-        return parsed.parallelMap { file in
+        return parsed.parallelMap(heaviestFirst: { $0.text.utf8.count }) { file in
             FlowFinder(file: file, operations: operations, constants: table, walksEveryBody: walksEveryBody).flows()
         }.flatMap { $0 }
     }

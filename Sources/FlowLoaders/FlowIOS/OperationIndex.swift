@@ -146,7 +146,20 @@ final class FileIndexer: SyntaxVisitor {
     /// `setData` calls and what local classes and enums declare (its constants are at file or type
     /// scope): a body whose text names none of them is not walked, which is most of an app's code.
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
-        walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+        bodies += 1
+        return walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+    }
+
+    override func visitPost(_ node: CodeBlockSyntax) { bodies -= 1 }
+
+    /// The bodies the walk is in (`visitPost` follows every `visit`, children walked or not).
+    private var bodies = 0
+
+    /// The same holds for each statement of a body walked (an operation's `mainLogic` names
+    /// `getData`): one naming none of them (a log line, a loop that only counts) is passed over,
+    /// closures and all.
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        walksEveryBody || bodies == 0 || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
     }
 
     static let bodyWords = ["getData", "setData", "class", "enum"].map { Array($0.utf8) }

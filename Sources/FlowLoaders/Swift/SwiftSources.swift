@@ -62,7 +62,7 @@ enum SwiftSources {
 
     /// Parses `files` on all cores, in the order given.
     static func parse(_ files: [SourceText], limits: Limits = .default, progress: (@Sendable () -> Void)? = nil) -> [ParsedSwiftFile] {
-        files.parallelMap { file in
+        files.parallelMap(heaviestFirst: { $0.contents.utf8.count }) { file in
             defer { progress?() }
             return ParsedSwiftFile(file, limits: limits)
         }
