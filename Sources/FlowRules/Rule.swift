@@ -213,9 +213,11 @@ public struct Analyzer: Sendable {
     /// suppressions; `session` keeps each flow's analysis (every flow is analysed).
     public func findings(of graph: FlowGraph, session: AnalysisSession) -> [Finding] {
         let halfRead = Self.halfRead(graph)
-        // 1. Every flow's analysis, one at a time in the graph's order, before any rule runs: in a
-        //    cycle of sub-flows the flow analysed first decides what the others see (see
-        //    `AnalysisSession.analysis(of:)`), so that order must not depend on the rules or on timing.
+        // 1. Every flow's analysis, before any rule runs: those of the flows that run no sub-flow,
+        //    which ask nothing of another flow, on all cores; then the others one at a time in the
+        //    graph's order: in a cycle of sub-flows the flow analysed first decides what the others
+        //    see (see `AnalysisSession.analysis(of:)`), so that order must not depend on timing.
+        session.analyseOnAllCores(graph.flows.filter { !$0.steps.contains { $0.subflow != nil } })
         let analyses = graph.flows.map { session.analysis(of: $0) }
         // 2. The rules, flows spread over the cores. A flow's findings depend only on the analyses
         //    fixed above and on session caches whose values do not depend on who asks first; they are
