@@ -378,7 +378,7 @@ enum SwiftRelevance {
 
         /// The keyword `bytes[start..<end]` spells (hashed to `key`), if it is one of `keywords`. (Static:
         /// a method of the lexer, asked from its mutating ones, was handed a copy of the whole lexer,
-        /// 136 bytes, once an identifier: a sixth of the pass.)
+        /// 136 bytes, once an identifier: a seventh of the pass.)
         static func keyword(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ key: UInt64,
                             in keywords: KeywordTable) -> Keyword? {
             guard end - start <= 16, let keyword = keywords[key], keyword.length == end - start else { return nil }
