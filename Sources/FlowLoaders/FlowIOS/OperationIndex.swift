@@ -164,6 +164,18 @@ final class FileIndexer: SyntaxVisitor {
 
     static let bodyWords = ["getData", "setData", "class", "enum"].map { Array($0.utf8) }
 
+    /// A function, initializer or subscript naming none of them is passed over whole: nothing in its
+    /// signature (attributes, parameters, their types and default values) is kept either, and
+    /// visiting those nodes was most of the walk of a class whose methods hold no data call.
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
+
+    private func visitIfMentioned(_ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
+        walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+    }
+
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         // `let`/`static let` constants with a string literal, in a type or at file scope (not locals).
         guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .visitChildren }
