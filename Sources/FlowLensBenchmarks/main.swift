@@ -13,14 +13,13 @@ import Foundation
 /// glibc's `mallopt` (`<malloc.h>`, which the Glibc module does not export).
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
-// Freed memory stays in this process. glibc otherwise hands a freed heap top or large block back to
-// the system, and the next run faults it in again page by page: a cost that fell on whichever
-// measurement freed hundreds of MB between its runs. Parsing every file of the all-flows corpus took
-// 0.42 s so against 0.15 s without (one thread: 0.58 s against 0.29 s), while `check` of the same
-// files, 0.30 s, was hardly touched: its ratio read 0.7 where it is 2. No figure should depend on it.
-let (trimThreshold, mmapThreshold): (Int32, Int32) = (-1, -3)  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD in <malloc.h>
+// Freed memory stays in this process. glibc otherwise hands the freed top of its heaps back to the
+// system, and the next run faults it in again page by page: a cost that fell on whichever measurement
+// freed hundreds of MB between its runs. Parsing every file of the all-flows corpus took 0.42 s so
+// against 0.15 s without (one thread: 0.58 s against 0.29 s), while `check` of the same files, 0.30 s,
+// was hardly touched: its ratio read 0.7 where it is 2. No figure should depend on it.
+let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in <malloc.h>
 _ = mallopt(trimThreshold, Int32.max)
-_ = mallopt(mmapThreshold, 32 << 20)  // the largest glibc allows: blocks below it come from the heap
 #endif
 
 var targetLines = 100_000
@@ -48,6 +47,24 @@ while let argument = arguments.popFirst() {
         FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N] [--keep-corpus DIR]\n".utf8))
         exit(2)
     }
+}
+
+// Each part runs in a process of its own (this program with `--only PART`), on a fresh heap, and this
+// one stays small. In one process the heap the corpora left (hundreds of MB, kept) slowed the parts
+// after them (the 10,000-step flow took 0.092 s against 0.06 s alone: its 100k/10k ratio read 9),
+// and a peak memory read in a part counted the corpora's; a child of a large process would inherit
+// its high-water mark across `exec` too (see `peakMemory`).
+if only == nil {
+    for part in ["check", "diagram", "flows", "export", "trace"] {
+        fflush(nil)  // what this process printed comes first
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+        process.arguments = Array(CommandLine.arguments.dropFirst()) + ["--only", part]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { exit(process.terminationStatus) }
+    }
+    exit(0)
 }
 
 if only == "diagram" {
@@ -342,7 +359,3 @@ let allFlowsCheck = figures[0].1
 print("\nflowlens check, warm cache ('flows')  \(rate(allFlows.lines, warm))  — reused \(reused.0) of \(reused.0 + reused.1) files")
 print(String(format: "ratio warm-cache check / check: %.2f (%.1fx faster)", warm / allFlowsCheck, allFlowsCheck / warm))
 if sink == 42 { print("") }  // keeps the parse results alive
-if only != "check" { try largeDiagramBenchmark(steps: largeSteps, errorEvery: errorEvery, runs: runs, dumpDOT: dumpDOT) }
-if only != "check" { try largeFlowsBenchmark(sizes: flowSizes, runs: runs) }
-if only != "check" { try parallelExportBenchmark(flows: 200, runs: runs) }
-if only != "check" { replayBenchmark(events: replayEvents) }
