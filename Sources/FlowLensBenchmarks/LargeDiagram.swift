@@ -10,12 +10,15 @@ import Foundation
 /// The median time of `runs` calls of `work`, in seconds.
 func medianTime(runs: Int, _ work: () throws -> Void) rethrows -> Double {
     var times: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try work()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
+    for _ in 0..<runs { times.append(try seconds(work)) }
     return times.sorted()[times.count / 2]
+}
+
+/// The time one call of `work` takes, in seconds.
+func seconds(_ work: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try work()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
 /// `dot -Tsvg file -o /dev/null`; false when the program cannot be run or fails.

@@ -255,29 +255,16 @@ for corpus in [allFlows, app] {
     print("corpus '\(corpus.name)': \(corpus.lines) lines, \(corpus.files.count) files (\(corpus.flowFiles) touch a flow library), \(corpus.kilobytes) KiB")
 }
 
-@MainActor func median(_ work: () -> Void) -> Double {
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        work()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return times.sorted()[times.count / 2]
-}
+@MainActor func median(_ work: () -> Void) -> Double { medianTime(runs: runs, work) }
 
 /// The median times of `first` and `second`, run in turn (`first`, `second`, `first` …) rather than
 /// one's runs after the other's: a ratio of the two then compares runs made under the same load, where
 /// a machine whose load drifts moved whichever block ran later.
 @MainActor func interleavedMedians(_ first: () -> Void, _ second: () -> Void) -> (Double, Double) {
     var times: ([Double], [Double]) = ([], [])
-    func time(_ work: () -> Void) -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        work()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
     for _ in 0..<runs {
-        times.0.append(time(first))
-        times.1.append(time(second))
+        times.0.append(seconds(first))
+        times.1.append(seconds(second))
     }
     return (times.0.sorted()[runs / 2], times.1.sorted()[runs / 2])
 }

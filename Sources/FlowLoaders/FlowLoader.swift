@@ -109,20 +109,22 @@ public struct SourceLoader: Sendable {
     /// Files are read on all cores; the result lists them in the order given.
     public func read(files: [InputFile]) -> FlowGraph {
         // A file's per-file work follows its reading in the same parallel pass, while its text is fresh.
-        let texts = files.parallelMap { file -> (ReadResult, PerFile?) in
-            let read = given(file) ?? Self.read(file, maximumBytes: limits.fileBytes)
-            guard case let .text(text) = read else { return (read, nil) }
-            return (read, perFile(SourceText(file: file, contents: text)))
+        let loaded = files.parallelMap { file -> Loaded in
+            switch given(file) ?? Self.read(file, maximumBytes: limits.fileBytes) {
+            case let .text(text):
+                let source = SourceText(file: file, contents: text)
+                return .read(source, perFile(source))
+            case let .unreadable(finding): return .unreadable(finding)
+            }
         }
         var sources: [SourceText] = [], results: [PerFile] = []
         var unreadable: [Finding] = []
-        for (index, file) in files.enumerated() {
-            switch texts[index] {
-            case let (.text(text), result?):
-                sources.append(SourceText(file: file, contents: text))
+        for file in loaded {
+            switch file {
+            case let .read(source, result):
+                sources.append(source)
                 results.append(result)
-            case let (.unreadable(finding), _): unreadable.append(finding)
-            case (.text, nil): preconditionFailure("a file read without its per-file pass")
+            case let .unreadable(finding): unreadable.append(finding)
             }
         }
         var graph = assemble(sources, results)
@@ -140,6 +142,12 @@ public struct SourceLoader: Sendable {
     /// suppression comments (a search of every file's bytes, 0.6 ms of the app-shaped benchmark's
     /// serial time when it ran after the parallel pass).
     typealias PerFile = (graph: FlowGraph?, suppressions: [Suppression])
+
+    /// A file read from disk and passed through `perFile`, or why it was not read.
+    enum Loaded {
+        case read(SourceText, PerFile)
+        case unreadable(Finding)
+    }
 
     private func perFile(_ source: SourceText) -> PerFile {
         let suppressions = SuppressionScanner.commentMarker(forPath: source.file.path).map {

@@ -5,12 +5,7 @@ extension RandomAccessCollection where Self: Sendable, Index == Int {
     /// `map(transform)` run on all cores. The result is in the collection's order whatever the
     /// timing, so output built from it stays deterministic.
     public func parallelMap<T>(_ transform: @Sendable (Element) -> T) -> [T] {
-        let slots = ResultSlots<T>(count: count)
-        let start = startIndex
-        DispatchQueue.concurrentPerform(iterations: count) { offset in
-            slots[offset] = transform(self[start + offset])
-        }
-        return (0..<count).map { slots[$0]! }
+        parallelMap(inOrder: nil, transform)
     }
 
     /// `parallelMap(transform)` starting with the heaviest elements (by `weight`, such as a file's
@@ -18,11 +13,17 @@ extension RandomAccessCollection where Self: Sendable, Index == Int {
     /// cores idle while it ran. The result is in the collection's order, whatever the weights.
     public func parallelMap<T>(heaviestFirst weight: (Element) -> Int, _ transform: @Sendable (Element) -> T) -> [T] {
         let weights = map(weight)
-        let order = weights.indices.sorted { weights[$0] != weights[$1] ? weights[$0] > weights[$1] : $0 < $1 }
+        return parallelMap(inOrder: weights.indices.sorted { weights[$0] != weights[$1] ? weights[$0] > weights[$1] : $0 < $1 }, transform)
+    }
+
+    /// `map(transform)` on all cores, the elements handed out in `order` (offsets; nil: the
+    /// collection's own), the result in the collection's order.
+    private func parallelMap<T>(inOrder order: [Int]?, _ transform: @Sendable (Element) -> T) -> [T] {
         let slots = ResultSlots<T>(count: count)
         let start = startIndex
         DispatchQueue.concurrentPerform(iterations: count) { k in
-            slots[order[k]] = transform(self[start + order[k]])
+            let offset = order?[k] ?? k
+            slots[offset] = transform(self[start + offset])
         }
         return (0..<count).map { slots[$0]! }
     }

@@ -541,14 +541,13 @@ public final class AnalysisSession: @unchecked Sendable {
         return analyses[flow.id]!
     }
 
-    /// Analyses `flows`, none of which runs a sub-flow, on all cores (`analysis(of:)` then finds them
-    /// done). Such a flow's analysis asks the session nothing (only a sub-flow step asks for an
-    /// interface), so it is the same whenever it is made; one already made is kept.
+    /// Analyses those of `flows` that run no sub-flow, on all cores (`analysis(of:)` then finds them
+    /// done); the others are left to `analysis(of:)`, in the caller's order. Such a flow's analysis
+    /// asks the session nothing (only a sub-flow step asks for an interface), so it is the same
+    /// whenever it is made; one already made is kept.
     public func analyseOnAllCores(_ flows: [Flow]) {
-        let made = flows.parallelMap { flow -> FlowAnalysis in
-            precondition(!flow.steps.contains { $0.subflow != nil }, "a flow that runs a sub-flow is analysed in order")
-            return FlowAnalysis(flow: flow, session: self)
-        }
+        let flows = flows.filter { !$0.steps.contains { $0.subflow != nil } }
+        let made = flows.parallelMap { FlowAnalysis(flow: $0, session: self) }
         locked {
             for (flow, analysis) in zip(flows, made) where analyses[flow.id] == nil { analyses[flow.id] = analysis }
         }

@@ -217,7 +217,7 @@ public struct Analyzer: Sendable {
         //    which ask nothing of another flow, on all cores; then the others one at a time in the
         //    graph's order: in a cycle of sub-flows the flow analysed first decides what the others
         //    see (see `AnalysisSession.analysis(of:)`), so that order must not depend on timing.
-        session.analyseOnAllCores(graph.flows.filter { !$0.steps.contains { $0.subflow != nil } })
+        session.analyseOnAllCores(graph.flows)
         let analyses = graph.flows.map { session.analysis(of: $0) }
         // 2. The rules, flows spread over the cores. A flow's findings depend only on the analyses
         //    fixed above and on session caches whose values do not depend on who asks first; they are

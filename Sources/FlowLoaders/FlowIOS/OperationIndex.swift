@@ -147,7 +147,7 @@ final class FileIndexer: SyntaxVisitor {
     /// scope): a body whose text names none of them is not walked, which is most of an app's code.
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
         bodies += 1
-        return walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+        return visitIfMentioned(node)
     }
 
     override func visitPost(_ node: CodeBlockSyntax) { bodies -= 1 }
@@ -159,7 +159,7 @@ final class FileIndexer: SyntaxVisitor {
     /// `getData`): one naming none of them (a log line, a loop that only counts) is passed over,
     /// closures and all.
     override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
-        walksEveryBody || bodies == 0 || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
+        bodies == 0 ? .visitChildren : visitIfMentioned(node)
     }
 
     static let bodyWords = ["getData", "setData", "class", "enum"].map { Array($0.utf8) }
@@ -172,6 +172,7 @@ final class FileIndexer: SyntaxVisitor {
     override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
     override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { visitIfMentioned(node) }
 
+    /// Walks `node` when its text names one of `bodyWords` (or every body is walked).
     private func visitIfMentioned(_ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
         walksEveryBody || file.mentions(Self.bodyWords, in: node) ? .visitChildren : .skipChildren
     }

@@ -69,9 +69,10 @@ enum SwiftRelevance {
         return relevant
     }
 
-    /// Numbers for keys (`SwiftRelevance.key`), 0, 1, 2 … in the order added: an open-addressed table
-    /// probed from the top bits of the key times `slotMultiplier` (as `Skim.sortedOnce`), doubled when
-    /// half full.
+    /// Numbers for keys (`SwiftRelevance.key`), 0, 1, 2 … in the order added: an open-addressed table,
+    /// doubled when half full. The slot is the top bits of the key times `slotMultiplier`, a random odd
+    /// number drawn once a process (multiply-shift hashing): however the names were chosen, keys
+    /// collide in a slot rarely, so adding stays linear; no result depends on it.
     struct KeyNumbers {
         private var keys: [UInt64]
         private var numbers: [Int32]
@@ -107,6 +108,7 @@ enum SwiftRelevance {
         }
 
         /// The key's number, a new one when it was not added before.
+        @discardableResult
         mutating func add(_ key: UInt64) -> Int32 {
             guard key != 0 else {
                 if zero == nil { zero = Int32(count); count += 1 }
@@ -171,7 +173,7 @@ enum SwiftRelevance {
         return hash
     }
 
-    /// A random odd multiplier, drawn once a process, for `Skim.sortedOnce`'s table.
+    /// A random odd multiplier, drawn once a process, for `KeyNumbers`' table.
     static let slotMultiplier: UInt64 = UInt64.random(in: 0...UInt64.max) | 1
 
     static let fnvBasis: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -209,32 +211,16 @@ enum SwiftRelevance {
         }
 
         /// `keys` sorted, each once. A file names the same few hundred identifiers thousands of times:
-        /// the repeats are dropped first (an open-addressed table of twice as many slots), and only the
-        /// distinct keys are sorted. The slot is the top bits of the key times a random odd number
-        /// drawn once a process (multiply-shift hashing): however the names of a file were chosen,
-        /// keys collide in a slot rarely, so the pass stays linear; the result never depends on it.
+        /// the repeats are dropped first (`KeyNumbers`, sized for every key to be distinct, so it never
+        /// grows), and only the distinct keys are sorted.
         static func sortedOnce(_ keys: [UInt64]) -> [UInt64] {
-            var bits = 4
-            while 1 << bits < keys.count * 2 { bits += 1 }
-            let mask = (1 << bits) - 1, shift = UInt64(64 - bits)
-            var slots = [UInt64](repeating: 0, count: 1 << bits)  // 0: empty (a key of 0 is kept aside)
+            var seen = KeyNumbers(expected: keys.count)
             var distinct: [UInt64] = []
-            var hasZero = false
             for key in keys {
-                guard key != 0 else { hasZero = true; continue }
-                var slot = Int((key &* SwiftRelevance.slotMultiplier) >> shift)
-                while true {
-                    let held = slots[slot]
-                    if held == key { break }
-                    if held == 0 {
-                        slots[slot] = key
-                        distinct.append(key)
-                        break
-                    }
-                    slot = (slot + 1) & mask
-                }
+                let known = seen.count
+                seen.add(key)
+                if seen.count > known { distinct.append(key) }
             }
-            if hasZero { distinct.append(0) }
             distinct.sort()
             return distinct
         }
