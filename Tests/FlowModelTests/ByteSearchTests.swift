@@ -23,11 +23,8 @@ struct ByteSearchTests {
 
     @Test("the search finds what a byte-by-byte search finds, on 20,000 random words, texts and ranges")
     func sameAsNaive() {
-        var state: UInt64 = 0xB17E_5
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = TestRandom(state: 0xB17E_5)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         // Few distinct bytes, so that words recur, overlap and nearly match; the anchor (rarest byte)
         // falls at the start, the middle or the end of a word.
         let alphabet = Array("eeaqS-é".utf8)

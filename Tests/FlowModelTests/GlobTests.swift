@@ -63,11 +63,8 @@ struct GlobTests {
 
     @Test("the matcher says what the recursive one said, on 20,000 random patterns and paths")
     func sameAsTheRecursiveMatcher() {
-        var state: UInt64 = 0x61_0B
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = TestRandom(state: 0x61_0B)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let pieces = ["a", "b", "ab", "é", "e\u{301}", ".", "flow", "*", "?", "**", "x.flow.yaml"]
         func segment(_ wild: Bool) -> String {
             (0..<(1 + next(3))).map { _ in wild ? pieces[next(pieces.count)] : pieces[next(pieces.count - 4)] }.joined()
@@ -85,11 +82,8 @@ struct GlobTests {
 
     @Test("a name excluded anywhere (`**/Pods/**`, the default excludes' shape) is decided from the path's bytes as the matcher decides it: ASCII, accents either way, the Kelvin sign, empty names")
     func anywhereNameAsTheMatcher() {
-        var state: UInt64 = 0x9E37
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = TestRandom(state: 0x9E37)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let patterns = ["**/Pods/**", "Pods/", "**/.build/**", "**/K/**", "**/Caf\u{E9}/**", "**/Pods/*.swift", "Pods"]
         let names = ["Pods", "pods", "Pod", "Podsx", "xPods", ".build", "build", "K", "\u{212A}", "Caf\u{E9}", "Cafe\u{301}", "a", "", "x.swift"]
         var excluded = 0
