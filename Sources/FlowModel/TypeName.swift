@@ -8,8 +8,10 @@ public struct TypeName: Hashable, Sendable, Comparable, Codable, CustomStringCon
     /// `Dictionary<K, V>` as `[K:V]`, a leading `Swift.` removed.
     public let spelling: String
 
-    /// Normalises `text`; returns nil for empty text (an unknown type).
+    /// Normalises `text`; returns nil for empty text, and for text whose brackets nest deeper than
+    /// `maximumNesting` (an unknown type: neither a finding nor a crash comes of it).
     public init?(_ text: String) {
+        guard !TypeName.nestsTooDeeply(text) else { return nil }
         let normalised = TypeName.normalise(text)
         guard !normalised.isEmpty else { return nil }
         spelling = normalised
@@ -81,11 +83,43 @@ public struct TypeName: Hashable, Sendable, Comparable, Codable, CustomStringCon
         return false
     }
 
+    /// How deep `<`, `[` and `(` may nest in a type's spelling. `normalise` unwraps one generic a
+    /// level and `isCompatible` one array a level, each level a pass over the rest of the text: the
+    /// limit keeps both linear in the text's length and their recursion shallow (a 20,000-level
+    /// `Array<…>` in a flow file overflowed the stack; 5,000 levels took 47 s). 64 is the Swift
+    /// readers' nesting limit too; no real type comes near it.
+    public static let maximumNesting = 64
+
+    /// Whether the brackets of `text` nest deeper than `maximumNesting`, by one pass over its bytes.
+    /// A closing bracket never takes the depth below zero, so the depth counted is at least that of
+    /// any balanced part of the text (unbalanced text cannot hide its nesting).
+    public static func nestsTooDeeply(_ text: String) -> Bool {
+        var depth = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "("):
+                depth += 1
+                if depth > maximumNesting { return true }
+            case UInt8(ascii: ">"), UInt8(ascii: "]"), UInt8(ascii: ")"):
+                depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// The normal spelling of `text` (see `spelling`). Text nested deeper than `maximumNesting` is
+    /// returned as it is: it is no type `init?` makes, and normalising it would not be linear.
     static func normalise(_ text: String) -> String {
         // Most spellings (`String`, `[Int]`, `User?`) are already normal: ASCII with no white space,
         // no generic argument and no `.`, so no rule below can change them. Said with one byte scan.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ".") }) { return text }
-        var s = String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
+        if nestsTooDeeply(text) { return text }
+        // Unicode's white space in ASCII is tab to carriage return and the space: asked by value, as
+        // looking up a scalar's properties costs far more (most of the time of a long spelling).
+        var s = String(text.unicodeScalars.filter { scalar in
+            scalar.isASCII ? !(scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : !scalar.properties.isWhitespace
+        })
         while s.hasPrefix("Swift.") { s.removeFirst(6) }
         // Most spellings name no `Swift.` type: four searches-and-replaces each would cost more than
         // the rest of reading a large flow's types.

@@ -19,8 +19,43 @@ struct TypeNameTests {
         #expect(type(input)?.spelling == expected)
     }
 
+    /// White space is told from the scalar's value in ASCII and from its Unicode properties elsewhere.
+    @Test("white space is what Unicode calls white space, in ASCII and beyond")
+    func whiteSpace() {
+        let others: [Unicode.Scalar] = ["\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{202F}", "\u{3000}", "\u{200B}", "é", "\u{FEFF}"]
+        for scalar in (0..<128).map({ Unicode.Scalar(UInt8($0)) }) + others {
+            let text = "Pay<" + String(scalar) + "Order>"
+            #expect(type(text)?.spelling == (scalar.properties.isWhitespace ? "Pay<Order>" : text), "\(text.debugDescription)")
+        }
+    }
+
     @Test("empty text is an unknown type")
     func empty() { #expect(type("  ") == nil) }
+
+    /// Each level of a generic is unwrapped by a pass over the rest of the text, and each level of an
+    /// array compared by another: past `maximumNesting` a spelling is no type (a 20,000-level one
+    /// overflowed the stack), up to it one is normalised and compared as before.
+    @Test("a spelling nested past the limit is an unknown type; up to it, a type")
+    func nestingLimit() {
+        let limit = TypeName.maximumNesting
+        func nested(_ open: String, _ close: String, _ depth: Int) -> String {
+            String(repeating: open, count: depth) + "Int" + String(repeating: close, count: depth)
+        }
+        #expect(type(nested("Array<", ">", limit))?.spelling == nested("[", "]", limit))
+        #expect(type(nested("Optional<", ">", limit))?.spelling == "Int" + String(repeating: "?", count: limit))
+        for (open, close) in [("Array<", ">"), ("Optional<", ">"), ("[", "]"), ("(", ")"), ("Dictionary<Int, ", ">"), ("Promise<", ">")] {
+            #expect(type(nested(open, close, limit + 1)) == nil, "\(open)")
+            #expect(type(nested(open, close, 20_000)) == nil, "\(open)")
+        }
+        // A literal keeps what it was given; comparing two deep ones stops at the limit.
+        let deep = TypeName(stringLiteral: nested("[", "]", 20_000))
+        #expect(deep.spelling == nested("[", "]", 20_000))
+        #expect(deep.isCompatible(withRead: deep))
+        #expect(!deep.isCompatible(withRead: TypeName(stringLiteral: nested("[", "]", 19_999))))
+        // Closing brackets first cannot hide the opening ones after them.
+        #expect(TypeName.nestsTooDeeply(String(repeating: ">", count: 100) + String(repeating: "<", count: limit + 1)))
+        #expect(!TypeName.nestsTooDeeply(String(repeating: "<>", count: 10_000)))
+    }
 
     @Test("compatibility", arguments: [
         ("String", "String", true), ("String", "String?", true), ("String?", "String", true),

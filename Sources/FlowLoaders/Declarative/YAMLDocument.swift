@@ -190,6 +190,11 @@ struct YAMLReader {
             return nil
         }
         guard case let .some(text) = optionalString(node, what: what) else { return nil }
+        if let text, TypeName.nestsTooDeeply(text) {
+            // Reported, and read as an unknown type: the key is still written or read.
+            error("\(what) nests its brackets deeper than \(TypeName.maximumNesting) levels", at: node)
+            return .some(nil)
+        }
         return .some(text.flatMap(TypeName.init))
     }
 
