@@ -44,25 +44,97 @@ public enum Escaping {
 
     /// `text` with every character for which `replacement` returns text replaced by that text; the
     /// others kept as they are. The one loop every escaping below runs.
-    /// The runs between replaced characters are appended whole (appending a scalar at a time was
-    /// most of the time of escaping a long text).
-    public static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        let scalars = text.unicodeScalars
-        var runStart = scalars.startIndex
-        var index = runStart
-        while index != scalars.endIndex {
-            let next = scalars.index(after: index)
-            if let replaced = replacement(scalars[index]) {
-                out += Substring(scalars[runStart..<index])
-                out += replaced
-                runStart = next
+    ///
+    /// By UTF-8 bytes: the runs between replaced characters are appended whole (appending a scalar at
+    /// a time was most of the time of escaping a long text), and an ASCII byte that `passing` holds
+    /// is passed over without asking `replacement` — the caller's promise that `replacement` returns
+    /// nil for it (each language's table is checked against its rule, byte for byte, in the tests).
+    /// A stateful `replacement` (one that must see every character) passes nothing.
+    public static func replacing(_ text: String, passing: ASCIIBytes = .none, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var text = text
+        let replaced: [UInt8]? = text.withUTF8 { bytes in
+            passing.passes.withUnsafeBufferPointer { passes in
+                var out: [UInt8] = []
+                var run = 0, i = 0
+                while i < bytes.count {
+                    // Eight bytes at a time while all are printable ASCII the table passes.
+                    if passing.skipsWords, i + 8 <= bytes.count, passing.passesAll(ByteWords.word(bytes, at: i)) { i += 8; continue }
+                    let lead = bytes[i]
+                    // `passes` has 256 entries, false for every byte of a non-ASCII scalar.
+                    if passes[Int(lead)] { i += 1; continue }
+                    let (scalar, width) = Self.scalar(in: bytes, at: i)
+                    if let replacement = replacement(scalar) {
+                        if out.isEmpty { out.reserveCapacity(bytes.count + replacement.utf8.count) }
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                        out.append(contentsOf: replacement.utf8)
+                        run = i + width
+                    }
+                    i += width
+                }
+                guard run > 0 else { return nil }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+                return out
             }
-            index = next
         }
-        out += Substring(scalars[runStart...])
-        return out
+        guard let replaced else { return text }
+        return String(decoding: replaced, as: UTF8.self)
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `i` of `bytes` (a String's: always well-formed), and
+    /// its length in bytes.
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(bytes[i])
+        func continuation(_ k: Int) -> UInt32 { UInt32(bytes[i + k] & 0x3F) }
+        let value: UInt32, width: Int
+        switch lead {
+        case ..<0x80: (value, width) = (lead, 1)
+        case ..<0xE0: (value, width) = ((lead & 0x1F) << 6 | continuation(1), 2)
+        case ..<0xF0: (value, width) = ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3)
+        default: (value, width) = ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4)
+        }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", width)
+    }
+
+    /// The ASCII bytes an escaping's `replacement` leaves as they are, which `replacing(_:passing:_:)`
+    /// passes over without asking it: nearly every byte of a name, key or message.
+    public struct ASCIIBytes: Sendable {
+        /// 256 entries, one a byte value; only ASCII ones (below 0x80) can be true.
+        let passes: [Bool]
+        /// The printable ASCII bytes not passed, each repeated in the eight bytes of a word.
+        let stopping: [UInt64]
+        /// Whether `passesAll` may be asked: few enough printable bytes stop the table for a word
+        /// test to cost less than eight look-ups.
+        let skipsWords: Bool
+
+        /// The ASCII bytes for which `passes` is true.
+        public init(_ passes: (UInt8) -> Bool) {
+            let table = (0...255).map { byte in byte < 0x80 && passes(UInt8(byte)) }
+            self.passes = table
+            stopping = (0x20..<0x7F).filter { !table[$0] }.map { ByteWords.repeated(UInt8($0)) }
+            skipsWords = stopping.count <= 16
+        }
+
+        /// Whether all eight bytes of `word` are printable ASCII that the table passes (false may
+        /// also mean only that one of them is a control character the table passes).
+        @inline(__always)
+        func passesAll(_ word: UInt64) -> Bool {
+            if ByteWords.hasByteBelow(word, 0x20) || ByteWords.hasByteFrom0x7F(word) { return false }
+            for stop in stopping where ByteWords.hasZeroByte(word ^ stop) { return false }
+            return true
+        }
+
+        /// No byte: every character is given to the replacement.
+        public static let none = ASCIIBytes { _ in false }
+
+        /// Printable ASCII (space to `~`) but `specials`, and the control characters in `controls`.
+        public static func printable(except specials: String, controls: String = "") -> ASCIIBytes {
+            ASCIIBytes { byte in
+                ((0x20..<0x7F).contains(byte) && !specials.utf8.contains(byte)) || controls.utf8.contains(byte)
+            }
+        }
+
+        /// Whether `byte` is passed over.
+        public func contains(_ byte: UInt8) -> Bool { passes[Int(byte)] }
     }
 
     /// The entity of a markup character (`&`, `<`, `>`, `"`, and `'` when `apostrophe`), shared by
@@ -80,11 +152,25 @@ public enum Escaping {
 
     // MARK: - Languages
 
+    /// What each language's replacement leaves as it is among the ASCII bytes (`replacing`'s
+    /// `passing`), beside the rule it belongs to; `PresentationTests` checks each against its rule.
+    enum Passing {
+        static let html = ASCIIBytes { !"&<>\"'".utf8.contains($0) }
+        static let graphvizLabel = ASCIIBytes { !"\\\n&<>\"'".utf8.contains($0) }
+        static let xmlAttribute = ASCIIBytes.printable(except: "&<>\"")
+        static let xmlContent = ASCIIBytes.printable(except: "&<>\"", controls: "\t\n")
+        static let printable = ASCIIBytes.printable(except: "")
+        static let gitHubCommandData = ASCIIBytes.printable(except: "%", controls: "\t")
+        static let gitHubCommandProperty = ASCIIBytes { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ",") }
+        static let visible = ASCIIBytes.printable(except: "", controls: "\n")
+        static let markdownTableCell = ASCIIBytes.printable(except: "\\`*_~[]<>&|")
+    }
+
     /// HTML content and attribute values (the review page). Characters that would hide or reorder
     /// text are shown visibly (`<U+202E>`), never capped: the page is where the full text is read.
     public static func html(_ text: String) -> String {
         if isPlainASCII(text, lineFeeds: true, special: "&<>\"'") { return text }
-        return replacing(DisplayText.visible(text, limit: nil)) { entity($0, apostrophe: true) }
+        return replacing(DisplayText.visible(text, limit: nil), passing: Passing.html) { entity($0, apostrophe: true) }
     }
 
     /// A Graphviz HTML-like label: markup characters become entities, a backslash is doubled
@@ -105,7 +191,7 @@ public enum Escaping {
             text = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 .map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
         }
-        return replacing(DisplayText.visible(text)) { scalar in
+        return replacing(DisplayText.visible(text), passing: Passing.graphvizLabel) { scalar in
             switch scalar {
             case "\\": return "\\\\"
             case "\n": return "<BR/>"
@@ -125,7 +211,7 @@ public enum Escaping {
     ///   so a parser never rejects the file;
     /// - DEL and the C1 controls (allowed, but invisible) become character references.
     public static func xml(_ text: String, keepingLineBreaks: Bool = false) -> String {
-        replacing(text) { scalar in
+        replacing(text, passing: keepingLineBreaks ? Passing.xmlContent : Passing.xmlAttribute) { scalar in
             switch scalar {
             case "\t": return keepingLineBreaks ? "\t" : "&#9;"
             case "\n": return keepingLineBreaks ? "\n" : "&#10;"
@@ -151,7 +237,7 @@ public enum Escaping {
     /// path). By bytes: what needs no escape is appended a run at a time, not a scalar at a time.
     public static func json(_ text: String, into out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { bytes in jsonPlainBytes.withUnsafeBufferPointer { plain in
             var run = 0, i = 0
             /// Appends the run before `i`, which needs no escape, then `escaped` for the `width` bytes at `i`.
             func replace(_ width: Int, with escaped: some Sequence<UInt8>) {
@@ -164,7 +250,18 @@ public enum Escaping {
                 escaped.withUTF8Buffer { replace(width, with: $0) }
             }
             while i < bytes.count {
+                // Eight bytes at a time while none needs an escape (nor is 0xE2, which may start one).
+                if i + 8 <= bytes.count {
+                    let word = ByteWords.word(bytes, at: i)
+                    if !ByteWords.hasByteBelow(word, 0x20), !ByteWords.hasZeroByte(word ^ ByteWords.repeated(0x22)),
+                       !ByteWords.hasZeroByte(word ^ ByteWords.repeated(0x5C)), !ByteWords.hasZeroByte(word ^ ByteWords.repeated(0x7F)),
+                       !ByteWords.hasZeroByte(word ^ ByteWords.repeated(0xE2)) {
+                        i += 8
+                        continue
+                    }
+                }
                 let byte = bytes[i]
+                if plain[Int(byte)] { i += 1; continue }
                 switch byte {
                 case UInt8(ascii: "\""): replace(1, with: "\\\"")
                 case UInt8(ascii: "\\"): replace(1, with: "\\\\")
@@ -179,7 +276,14 @@ public enum Escaping {
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-        }
+        } }
+    }
+
+    /// The bytes `json(_:into:)` never escapes, by value: printable ASCII but `"` and `\\`, and every
+    /// byte of a non-ASCII scalar but 0xE2 (which starts U+2028 and U+2029). One look-up a byte
+    /// instead of the `switch`: nearly every byte of a report is one of them.
+    private static let jsonPlainBytes: [Bool] = (0...255).map { byte in
+        (0x20..<0x7F).contains(byte) ? byte != 0x22 && byte != 0x5C : byte >= 0x80 && byte != 0xE2
     }
 
     /// `json(_:into:)`, escaping also every character `alsoEscaping` names.
@@ -246,8 +350,18 @@ public enum Escaping {
     /// A Markdown table cell: the punctuation that would format or split it backslash-escaped, line
     /// breaks as `<br>` (a CR LF as one), other control characters as spaces; never empty.
     public static func markdownTableCell(_ text: String) -> String {
+        // The rule remembers whether the character before was a CR, so it must see every character
+        // of a text that holds one; without a CR, the printable ASCII it leaves may be passed over.
+        let passing = text.utf8.contains(UInt8(ascii: "\r")) ? ASCIIBytes.none : Passing.markdownTableCell
+        let out = replacing(text, passing: passing, markdownTableCellRule())
+        return out.isEmpty ? " " : out
+    }
+
+    /// `markdownTableCell`'s replacement, new for each text: it remembers whether the character
+    /// before was a CR (a CR LF is one `<br>`).
+    static func markdownTableCellRule() -> (Unicode.Scalar) -> String? {
         var previousCR = false
-        let out = replacing(text) { scalar in
+        return { scalar in
             defer { previousCR = scalar == "\r" }
             switch scalar {
             case "\n": return previousCR ? "" : "<br>"
@@ -256,7 +370,6 @@ public enum Escaping {
             default: return scalar.value < 0x20 || scalar.value == 0x7F ? " " : nil
             }
         }
-        return out.isEmpty ? " " : out
     }
 
     /// `text` as a Markdown code span in a table cell. The fence is one backtick longer than the
@@ -264,7 +377,11 @@ public enum Escaping {
     /// characters become spaces (a code span cannot hold `<br>`); `|` is still escaped, because tables
     /// split cells before code spans are parsed (GFM renders `\|` in code as `|`).
     public static func markdownCodeSpan(_ text: String) -> String {
-        let flat = replacing(text) { $0.value < 0x20 || $0.value == 0x7F ? " " : nil }
+        codeSpan(flat: replacing(text, passing: Passing.printable) { $0.value < 0x20 || $0.value == 0x7F ? " " : nil })
+    }
+
+    /// `markdownCodeSpan` of a text whose control characters are already spaces.
+    static func codeSpan(flat: String) -> String {
         var longest = 0, run = 0
         for character in flat {
             run = character == "`" ? run + 1 : 0
@@ -279,7 +396,7 @@ public enum Escaping {
     /// control characters but tab, and noncharacters, become U+FFFD, as in the XML reports: the runner
     /// has no escape for them, and written raw an ESC would start a terminal escape sequence in the log.
     public static func gitHubCommandData(_ text: String) -> String {
-        replacing(text) { scalar in
+        replacing(text, passing: Passing.gitHubCommandData) { scalar in
             switch scalar {
             case "%": return "%25"
             case "\r": return "%0D"
@@ -292,7 +409,7 @@ public enum Escaping {
 
     /// A GitHub Actions workflow command's property value: as its data, and `:` → `%3A`, `,` → `%2C`.
     public static func gitHubCommandProperty(_ text: String) -> String {
-        replacing(gitHubCommandData(text)) { scalar in
+        replacing(gitHubCommandData(text), passing: Passing.gitHubCommandProperty) { scalar in
             switch scalar {
             case ":": return "%3A"
             case ",": return "%2C"
@@ -325,10 +442,41 @@ public enum DisplayText {
     public static func visible(_ text: String, limit: Int? = maximumLength) -> String {
         // Printable ASCII and line feeds hide nothing, and each of their bytes is one character.
         let plain = Escaping.isPlainASCII(text, lineFeeds: true)
-        let shown = plain ? text : Escaping.replacing(text) { scalar in
+        let shown = plain ? text : Escaping.replacing(text, passing: Escaping.Passing.visible) { scalar in
             scalar == "\t" ? " " : isHidden(scalar) ? "<U+" + Escaping.hex(scalar, uppercase: true) + ">" : nil
         }
         guard let limit, (plain ? shown.utf8.count : shown.count) > limit else { return shown }
         return String(shown.prefix(limit - 1)) + "…"
     }
+}
+
+/// Tests of eight bytes at once in a 64-bit word ("SWAR", as in Bit Twiddling Hacks): each answers
+/// exactly whether *some* byte of the word is such, whichever bytes the others are. Escaping asks
+/// them to pass over the long runs of text that need nothing, eight bytes a step.
+enum ByteWords {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The eight bytes at `i` of `bytes` (which has eight there), in memory order.
+    @inline(__always)
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt64 {
+        UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+    }
+
+    /// `byte` in each of the eight bytes.
+    @inline(__always)
+    static func repeated(_ byte: UInt8) -> UInt64 { ones &* UInt64(byte) }
+
+    /// Whether some byte of `word` is 0: a byte's high bit survives `(b - 1) & ~b` only for 0 (or a
+    /// borrow from a zero byte below it, so a first one is always real).
+    @inline(__always)
+    static func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
+
+    /// Whether some byte of `word` is below `limit` (at most 0x80).
+    @inline(__always)
+    static func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> Bool { (word &- repeated(limit)) & ~word & highBits != 0 }
+
+    /// Whether some byte of `word` is 0x7F or more (DEL, or part of a non-ASCII scalar).
+    @inline(__always)
+    static func hasByteFrom0x7F(_ word: UInt64) -> Bool { (word &+ repeated(0x01)) & highBits != 0 || word & highBits != 0 }
 }

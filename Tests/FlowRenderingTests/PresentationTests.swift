@@ -221,6 +221,7 @@ struct PresentationTests {
         func markup(_ scalar: Unicode.Scalar) -> String? {
             ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
         }
+        let escapes = Self.passingEscapes()
         for _ in 0..<5_000 {
             let text = (0..<next(12)).map { _ in pieces[next(pieces.count)] }.joined()
             #expect(DisplayText.visible(text) == visible(text, limit: DisplayText.maximumLength), "\(text.debugDescription)")
@@ -241,6 +242,92 @@ struct PresentationTests {
                 markdown.append(character)
             }
             #expect(Escaping.markdown(text) == markdown, "\(text.debugDescription)")
+            for (fast, slow) in escapes {
+                #expect(fast(text) == slow(text), "\(text.debugDescription)")
+            }
+        }
+    }
+
+    /// The escapes whose `replacing` passes over ASCII bytes (`Escaping.Passing`), each beside the
+    /// same rule asked of every character (`replacing` without `passing`): a byte a table passes
+    /// over must be one its rule leaves as it is.
+    static func passingEscapes() -> [(fast: (String) -> String, slow: (String) -> String)] {
+        func xml(_ keepingLineBreaks: Bool) -> (String) -> String {
+            { text in
+                Escaping.replacing(text) { scalar in
+                    switch scalar {
+                    case "\t": return keepingLineBreaks ? nil : "&#9;"
+                    case "\n": return keepingLineBreaks ? nil : "&#10;"
+                    case "\r": return "&#13;"
+                    case "&": return "&amp;"
+                    case "<": return "&lt;"
+                    case ">": return "&gt;"
+                    case "\"": return "&quot;"
+                    default:
+                        if Escaping.isForbiddenInXML(scalar) { return "\u{FFFD}" }
+                        return Escaping.isControl(scalar) ? "&#\(scalar.value);" : nil
+                    }
+                }
+            }
+        }
+        func gitHubData(_ text: String) -> String {
+            Escaping.replacing(text) { scalar in
+                switch scalar {
+                case "%": return "%25"
+                case "\r": return "%0D"
+                case "\n": return "%0A"
+                case "\t": return nil
+                default: return Escaping.isControl(scalar) || Escaping.isNoncharacter(scalar) ? "\u{FFFD}" : nil
+                }
+            }
+        }
+        func gitHubProperty(_ text: String) -> String {
+            Escaping.replacing(gitHubData(text)) { $0 == ":" ? "%3A" : $0 == "," ? "%2C" : nil }
+        }
+        func codeSpan(_ text: String) -> String {
+            Escaping.codeSpan(flat: Escaping.replacing(text) { $0.value < 0x20 || $0.value == 0x7F ? " " : nil })
+        }
+        func tableCell(_ text: String) -> String {
+            let out = Escaping.replacing(text, Escaping.markdownTableCellRule())
+            return out.isEmpty ? " " : out
+        }
+        return [({ Escaping.xml($0) }, xml(false)), ({ Escaping.xml($0, keepingLineBreaks: true) }, xml(true)),
+                (Escaping.gitHubCommandData, gitHubData), (Escaping.gitHubCommandProperty, gitHubProperty),
+                (Escaping.markdownCodeSpan, codeSpan), (Escaping.markdownTableCell, tableCell)]
+    }
+
+    /// Every ASCII byte, and scalars of each UTF-8 length, between letters and alone: each escape that
+    /// passes over bytes (`Escaping.Passing`), the HTML, label and display escapes, and the JSON
+    /// writer's byte table write what the character-by-character rule writes.
+    @Test("escapes that pass over ASCII bytes agree with their character-by-character rule on every ASCII byte")
+    func passedBytesAreLeftByTheirRule() {
+        let others: [Unicode.Scalar] = ["\u{80}", "\u{85}", "\u{9F}", "é", "\u{7FF}", "\u{800}", "\u{2028}", "\u{2029}", "\u{202E}",
+                                        "\u{E200}", "\u{FFFE}", "\u{FFFF}", "\u{10000}", "\u{1FFFE}", "\u{10FFFF}"]
+        func markup(_ scalar: Unicode.Scalar) -> String? {
+            ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
+        }
+        let escapes = Self.passingEscapes()
+        for scalar in (0..<128).map({ Unicode.Scalar(UInt8($0)) }) + others {
+            // Short texts, and the character at each place of the eight-byte words the escapes pass
+            // over at once (`ByteWords`), among printable ASCII that each escape leaves.
+            let shown = String(scalar)
+            let inWords = (0..<9).map { String(repeating: "x", count: $0) + shown + String(repeating: "y", count: 17 - $0) }
+            for text in [shown, "a" + shown + "b", shown + shown + "é", String(repeating: shown, count: 19)] + inWords {
+                for (fast, slow) in escapes { #expect(fast(text) == slow(text), "\(text.debugDescription)") }
+                let visible = Escaping.replacing(text) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
+                #expect(DisplayText.visible(text, limit: nil) == visible, "\(text.debugDescription)")
+                #expect(Escaping.html(text) == Escaping.replacing(visible, markup), "\(text.debugDescription)")
+                let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
+                let allLines = Escaping.replacing(lines) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
+                let limit = DisplayText.maximumLength
+                let shownLines = allLines.count > limit ? String(allLines.prefix(limit - 1)) + "…" : allLines
+                let label = Escaping.replacing(shownLines) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
+                #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
+                var fast: [UInt8] = [], slow = ""
+                Escaping.json(text, into: &fast)
+                Escaping.json(text, into: &slow, alsoEscaping: { _ in false })
+                #expect(fast == Array(slow.utf8), "\(text.debugDescription)")
+            }
         }
     }
 }
