@@ -132,9 +132,6 @@ public enum Escaping {
                 ((0x20..<0x7F).contains(byte) && !specials.utf8.contains(byte)) || controls.utf8.contains(byte)
             }
         }
-
-        /// Whether `byte` is passed over.
-        public func contains(_ byte: UInt8) -> Bool { passes[Int(byte)] }
     }
 
     /// The entity of a markup character (`&`, `<`, `>`, `"`, and `'` when `apostrophe`), shared by
