@@ -213,11 +213,7 @@ struct PresentationTests {
         let pieces = ["a", "Step", "\"", "\\", "\n", "\r\n", "\t", "\u{1}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{2027}", "→", "é", "e\u{301}",
                       "👩‍💻", "*", "[x](y)", "#", "|", "-", "\u{FEFF}", " ", "\u{85}", "\u{E2}", "*\u{301}", "\u{B}", "\u{C}", "\r", "&", "<", "'",
                       "\u{202E}", "\u{FFFE}", String(repeating: "ab", count: 45), "load_user", "Pay now"]
-        func visible(_ text: String, limit: Int?) -> String {
-            let shown = Escaping.replacing(text) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
-            guard let limit, shown.count > limit else { return shown }
-            return String(shown.prefix(limit - 1)) + "…"
-        }
+        func visible(_ text: String, limit: Int?) -> String { Self.slowVisible(text, limit: limit) }
         func markup(_ scalar: Unicode.Scalar) -> String? {
             ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
         }
@@ -246,6 +242,13 @@ struct PresentationTests {
                 #expect(fast(text) == slow(text), "\(text.debugDescription)")
             }
         }
+    }
+
+    /// `DisplayText.visible` as its rule asked of every character, then capped at `limit`.
+    static func slowVisible(_ text: String, limit: Int?) -> String {
+        let shown = Escaping.replacing(text) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
+        guard let limit, shown.count > limit else { return shown }
+        return String(shown.prefix(limit - 1)) + "…"
     }
 
     /// The escapes whose `replacing` passes over ASCII bytes (`Escaping.Passing`), each beside the
@@ -314,13 +317,11 @@ struct PresentationTests {
             let inWords = (0..<9).map { String(repeating: "x", count: $0) + shown + String(repeating: "y", count: 17 - $0) }
             for text in [shown, "a" + shown + "b", shown + shown + "é", String(repeating: shown, count: 19)] + inWords {
                 for (fast, slow) in escapes { #expect(fast(text) == slow(text), "\(text.debugDescription)") }
-                let visible = Escaping.replacing(text) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
+                let visible = Self.slowVisible(text, limit: nil)
                 #expect(DisplayText.visible(text, limit: nil) == visible, "\(text.debugDescription)")
                 #expect(Escaping.html(text) == Escaping.replacing(visible, markup), "\(text.debugDescription)")
                 let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
-                let allLines = Escaping.replacing(lines) { $0 == "\t" ? " " : DisplayText.isHidden($0) ? "<U+" + Escaping.hex($0, uppercase: true) + ">" : nil }
-                let limit = DisplayText.maximumLength
-                let shownLines = allLines.count > limit ? String(allLines.prefix(limit - 1)) + "…" : allLines
+                let shownLines = Self.slowVisible(lines, limit: DisplayText.maximumLength)
                 let label = Escaping.replacing(shownLines) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
                 #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
                 var fast: [UInt8] = [], slow = ""
