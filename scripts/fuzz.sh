@@ -4,12 +4,16 @@
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   e.g. scripts/fuzz.sh plantuml 600 -runs=1000000
 #   scripts/fuzz.sh --build                                  only build the fuzzer
 #   scripts/fuzz.sh --smoke SECONDS                          every target for SECONDS each (scripts/test.sh)
+#   scripts/fuzz.sh --save-corpus TARGET                     keep a long run's corpus in the repository
 #
 # Targets: yaml json flowios flowstate syrup elevate plantuml (loaders), dot svg mermaid review reports
 # (writers). The fuzzer is a release build with libFuzzer and AddressSanitizer in its own scratch path
 # (.build/fuzz), so it never disturbs the normal debug build. Each target's corpus is
 # .build/fuzz-corpus/TARGET, seeded from samples/, the tests' fixtures and the rules' examples
-# (scripts/fuzz/seeds.sh); what libFuzzer finds is kept there across runs. A crash, a broken
+# (scripts/fuzz/seeds.sh); what libFuzzer finds is kept there across runs. A long run also starts
+# from the corpus a run on another machine saved (scripts/fuzz/corpora/TARGET.tar.xz, written by
+# --save-corpus: the corpus minimised by libFuzzer's -merge=1), so a campaign of several runs goes on
+# where the last one stopped, on any clone; the smoke runs start from the seeds alone. A crash, a broken
 # invariant or an input slower than 1 s stops the run with the input saved under
 # .build/fuzz-artifacts/TARGET/: copy it to Tests/FlowLensFuzzingTests/Regressions/TARGET/, where
 # the normal test suite replays it, and fix the bug.
@@ -56,8 +60,45 @@ run() {
     -dict="$(dictionary "$target")" -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$corpus"
 }
 
+archive() { echo "scripts/fuzz/corpora/$1.tar.xz"; }
+
+# The inputs of a saved corpus, added to TARGET's (their names are libFuzzer's, a hash of the
+# contents, so an input both hold is one file).
+restore() {
+  local target=$1 corpus=.build/fuzz-corpus/$1
+  [ -f "$(archive "$target")" ] || return 0
+  mkdir -p "$corpus"
+  tar -xJf "$(archive "$target")" -C "$corpus" --skip-old-files
+  echo "fuzz.sh: $target's corpus holds $(find "$corpus" -type f | wc -l) inputs with the saved ones ($(archive "$target"))" >&2
+}
+
+# TARGET's corpus minimised (a subset that keeps every feature libFuzzer saw, chosen greedily; merge runs
+# each input in a child process, so one that crashes stops nothing) and archived with fixed names,
+# times and owners, so the same inputs make the same bytes.
+save_corpus() {
+  local target=$1 corpus=.build/fuzz-corpus/$1 minimal
+  [ -d "$corpus" ] || { echo "fuzz.sh: no corpus for $target in $corpus" >&2; exit 2; }
+  minimal=$(mktemp -d)
+  # Deterministic hashing: with the Swift runtime's per-process seed, which inputs cover a feature
+  # first (dictionary walks differ) changed from one merge to the next.
+  SWIFT_DETERMINISTIC_HASHING=1 FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:suppressions=scripts/fuzz/asan.supp:${ASAN_OPTIONS:-} "$binary" \
+    -merge=1 -timeout=5 -rss_limit_mb=4096 -max_len=16384 -detect_leaks=0 "$minimal" "$corpus" >&2
+  mkdir -p scripts/fuzz/corpora
+  (cd "$minimal" && find . -type f -printf '%P\n' | LC_ALL=C sort \
+    | tar -cf - --no-recursion --mtime=@0 --owner=0 --group=0 --numeric-owner -T - | xz -9e > "$OLDPWD/$(archive "$target").tmp")
+  mv "$(archive "$target").tmp" "$(archive "$target")"
+  echo "fuzz.sh: saved $(find "$minimal" -type f | wc -l) of $(find "$corpus" -type f | wc -l) inputs of $target in $(archive "$target") ($(du -k "$(archive "$target")" | cut -f1) KiB)" >&2
+  rm -rf "$minimal"
+}
+
 case "${1:-}" in
   --build) build ;;
+  --save-corpus)
+    target=${2:?usage: scripts/fuzz.sh --save-corpus TARGET}
+    [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
+    build
+    save_corpus "$target"
+    ;;
   --smoke)
     seconds=${2:?usage: scripts/fuzz.sh --smoke SECONDS}
     build
@@ -71,13 +112,15 @@ case "${1:-}" in
       echo "fuzz smoke: $target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs in ${seconds}s, no crash" >&2
     done
     ;;
-  "" | -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "" | -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *)
     target=$1
     seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}
     shift 2
     [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
     build
+    [ -d ".build/fuzz-corpus/$target" ] || scripts/fuzz/seeds.sh "$target" ".build/fuzz-corpus/$target"
+    restore "$target"
     # svg lays every diagram out with Graphviz in the fuzzer's process, and Graphviz never frees part
     # of each layout (see RenderWorkerPool: about 20 KB an input with AddressSanitizer), so one
     # process passes -rss_limit_mb after some 60,000 inputs. libFuzzer's fork mode runs it in
