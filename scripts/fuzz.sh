@@ -112,7 +112,7 @@ case "${1:-}" in
       echo "fuzz smoke: $target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs in ${seconds}s, no crash" >&2
     done
     ;;
-  "" | -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "" | -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *)
     target=$1
     seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}
