@@ -213,20 +213,13 @@ struct PresentationTests {
         let pieces = ["a", "Step", "\"", "\\", "\n", "\r\n", "\t", "\u{1}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{2027}", "→", "é", "e\u{301}",
                       "👩‍💻", "*", "[x](y)", "#", "|", "-", "\u{FEFF}", " ", "\u{85}", "\u{E2}", "*\u{301}", "\u{B}", "\u{C}", "\r", "&", "<", "'",
                       "\u{202E}", "\u{FFFE}", String(repeating: "ab", count: 45), "load_user", "Pay now"]
-        func visible(_ text: String, limit: Int?) -> String { Self.slowVisible(text, limit: limit) }
-        func markup(_ scalar: Unicode.Scalar) -> String? {
-            ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
-        }
         let escapes = Self.passingEscapes()
         for _ in 0..<5_000 {
             let text = (0..<next(12)).map { _ in pieces[next(pieces.count)] }.joined()
-            #expect(DisplayText.visible(text) == visible(text, limit: DisplayText.maximumLength), "\(text.debugDescription)")
-            #expect(DisplayText.visible(text, limit: nil) == visible(text, limit: nil), "\(text.debugDescription)")
-            #expect(Escaping.html(text) == Escaping.replacing(visible(text, limit: nil), markup), "\(text.debugDescription)")
-            // An empty text or line is a space (see `graphvizLabel`).
-            let lines = text.isEmpty ? " " : text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
-            let label = Escaping.replacing(visible(lines, limit: DisplayText.maximumLength)) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
-            #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
+            #expect(DisplayText.visible(text) == Self.slowVisible(text, limit: DisplayText.maximumLength), "\(text.debugDescription)")
+            #expect(DisplayText.visible(text, limit: nil) == Self.slowVisible(text, limit: nil), "\(text.debugDescription)")
+            #expect(Escaping.html(text) == Escaping.replacing(Self.slowVisible(text, limit: nil), Self.slowMarkup), "\(text.debugDescription)")
+            #expect(Escaping.graphvizLabel(text) == Self.slowGraphvizLabel(text), "\(text.debugDescription)")
             var fast: [UInt8] = [], slow = ""
             Escaping.json(text, into: &fast)
             Escaping.json(text, into: &slow, alsoEscaping: { _ in false })
@@ -242,6 +235,18 @@ struct PresentationTests {
                 #expect(fast(text) == slow(text), "\(text.debugDescription)")
             }
         }
+    }
+
+    /// HTML's markup characters, as `Escaping.html` writes them.
+    static func slowMarkup(_ scalar: Unicode.Scalar) -> String? {
+        ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
+    }
+
+    /// `Escaping.graphvizLabel` by its rule: each line shown (`slowVisible`; an empty text or line is a
+    /// space), capped, then `\`, line breaks and markup escaped.
+    static func slowGraphvizLabel(_ text: String) -> String {
+        let lines = text.isEmpty ? " " : text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
+        return Escaping.replacing(slowVisible(lines, limit: DisplayText.maximumLength)) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : slowMarkup($0) }
     }
 
     /// `DisplayText.visible` as its rule asked of every character, then capped at `limit`.
@@ -306,9 +311,6 @@ struct PresentationTests {
     func passedBytesAreLeftByTheirRule() {
         let others: [Unicode.Scalar] = ["\u{80}", "\u{85}", "\u{9F}", "é", "\u{7FF}", "\u{800}", "\u{2028}", "\u{2029}", "\u{202E}",
                                         "\u{E200}", "\u{FFFE}", "\u{FFFF}", "\u{10000}", "\u{1FFFE}", "\u{10FFFF}"]
-        func markup(_ scalar: Unicode.Scalar) -> String? {
-            ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"][scalar]
-        }
         let escapes = Self.passingEscapes()
         for scalar in (0..<128).map({ Unicode.Scalar(UInt8($0)) }) + others {
             // Short texts, and the character at each place of the eight-byte words the escapes pass
@@ -319,11 +321,8 @@ struct PresentationTests {
                 for (fast, slow) in escapes { #expect(fast(text) == slow(text), "\(text.debugDescription)") }
                 let visible = Self.slowVisible(text, limit: nil)
                 #expect(DisplayText.visible(text, limit: nil) == visible, "\(text.debugDescription)")
-                #expect(Escaping.html(text) == Escaping.replacing(visible, markup), "\(text.debugDescription)")
-                let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String(Substring($0)) }.joined(separator: "\n")
-                let shownLines = Self.slowVisible(lines, limit: DisplayText.maximumLength)
-                let label = Escaping.replacing(shownLines) { $0 == "\\" ? "\\\\" : $0 == "\n" ? "<BR/>" : markup($0) }
-                #expect(Escaping.graphvizLabel(text) == label, "\(text.debugDescription)")
+                #expect(Escaping.html(text) == Escaping.replacing(visible, Self.slowMarkup), "\(text.debugDescription)")
+                #expect(Escaping.graphvizLabel(text) == Self.slowGraphvizLabel(text), "\(text.debugDescription)")
                 var fast: [UInt8] = [], slow = ""
                 Escaping.json(text, into: &fast)
                 Escaping.json(text, into: &slow, alsoEscaping: { _ in false })
