@@ -43,19 +43,30 @@ dictionary() {
   esac
 }
 
+# The fuzz build on TARGET with the rest of the arguments. detect_leaks=0: Graphviz and the Swift
+# runtime keep caches LeakSanitizer reports; asan.supp: a use-after-free read inside Graphviz's pango
+# plugin (see the file).
+fuzzer() {
+  local target=$1
+  shift
+  FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:suppressions=scripts/fuzz/asan.supp:${ASAN_OPTIONS:-} "$binary" "$@"
+}
+
+# TARGET's corpus from its seeds, when it has none yet.
+seed() { [ -d ".build/fuzz-corpus/$1" ] || scripts/fuzz/seeds.sh "$1" ".build/fuzz-corpus/$1"; }
+
 run() {
   local target=$1 seconds=$2
   shift 2
   local corpus=.build/fuzz-corpus/$target artifacts=.build/fuzz-artifacts/$target
   mkdir -p "$artifacts"
-  [ -d "$corpus" ] || scripts/fuzz/seeds.sh "$target" "$corpus"
+  seed "$target"
   # -timeout=1: an input slower than a second is a finding; -rss_limit_mb: a runaway allocation is
-  # one too. detect_leaks=0: Graphviz and the Swift runtime keep caches LeakSanitizer reports;
-  # asan.supp: a use-after-free read inside Graphviz's pango plugin (see the file). libFuzzer's own
-  # -detect_leaks=0 too: otherwise it runs every input whose mallocs and frees differ in number
-  # (with the Swift runtime's caches, nearly every one) a second time for a leak check that
-  # LeakSanitizer, switched off, never makes: 38 to 51% of the CPU of a target (README "Fuzzing").
-  FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:suppressions=scripts/fuzz/asan.supp:${ASAN_OPTIONS:-} "$binary" \
+  # one too. libFuzzer's -detect_leaks=0 with the sanitizer's (`fuzzer`): otherwise it runs every
+  # input whose mallocs and frees differ in number (with the Swift runtime's caches, nearly every
+  # one) a second time for a leak check that LeakSanitizer, switched off, never makes: 38 to 51% of
+  # the CPU of a target (README "Fuzzing").
+  fuzzer "$target" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=16384 -detect_leaks=0 \
     -dict="$(dictionary "$target")" -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$corpus"
 }
@@ -81,8 +92,7 @@ save_corpus() {
   minimal=$(mktemp -d)
   # Deterministic hashing: with the Swift runtime's per-process seed, which inputs cover a feature
   # first (dictionary walks differ) changed from one merge to the next.
-  SWIFT_DETERMINISTIC_HASHING=1 FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:suppressions=scripts/fuzz/asan.supp:${ASAN_OPTIONS:-} "$binary" \
-    -merge=1 -timeout=5 -rss_limit_mb=4096 -max_len=16384 -detect_leaks=0 "$minimal" "$corpus" >&2
+  SWIFT_DETERMINISTIC_HASHING=1 fuzzer "$target" -merge=1 -timeout=5 -rss_limit_mb=4096 -max_len=16384 -detect_leaks=0 "$minimal" "$corpus" >&2
   mkdir -p scripts/fuzz/corpora
   (cd "$minimal" && find . -type f -printf '%P\n' | LC_ALL=C sort \
     | tar -cf - --no-recursion --mtime=@0 --owner=0 --group=0 --numeric-owner -T - | xz -9e > "$OLDPWD/$(archive "$target").tmp")
@@ -119,7 +129,7 @@ case "${1:-}" in
     shift 2
     [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
     build
-    [ -d ".build/fuzz-corpus/$target" ] || scripts/fuzz/seeds.sh "$target" ".build/fuzz-corpus/$target"
+    seed "$target"
     restore "$target"
     # svg lays every diagram out with Graphviz in the fuzzer's process, and Graphviz never frees part
     # of each layout (see RenderWorkerPool: about 20 KB an input with AddressSanitizer), so one
