@@ -7,7 +7,7 @@ import FlowTrace
 /// for its flows. Its loader, conventions and enrichment passes live in the same folder
 /// (`FlowLoaders/<Library>/`). FlowModel, the core rules and the renderers never name a library:
 /// they read the traits a dialect's kinds carry.
-public protocol Dialect {
+public protocol Dialect: Sendable {
     /// The kinds of flow the dialect's loaders produce.
     static var kinds: [FlowKind] { get }
     /// The rules that apply only to the dialect's flows, in catalogue order (`RuleRegistry` lists

@@ -139,7 +139,7 @@ struct PlantUMLStructure {
             // belong to the composite.
             let all = diagram["states"] as? [[String: Any]] ?? []
             var regionParent: [String: Any?] = [:]
-            for state in all where state["kind"] as? String == "region" { regionParent[state["name"] as! String] = state["parent"] ?? nil }
+            for state in all where state["kind"] as? String == "region" { regionParent.updateValue(state["parent"], forKey: state["name"] as! String) }
             let states = all.filter { $0["kind"] as? String != "region" }
             func machine(_ parent: Any?) -> String {
                 var parent = parent as? String

@@ -85,7 +85,7 @@ struct TestingHelperTests {
         // What `flowlens export` writes for a graph: Exporter over the analysed report.
         let viaExporter = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: viaExporter) }
-        try Exporter(format: .svg).export(FlowLens.analyze(graph), to: viaExporter)
+        _ = try Exporter(format: .svg).export(FlowLens.analyze(graph), to: viaExporter)
         let names = try FileManager.default.contentsOfDirectory(atPath: tmpDir).sorted()
         #expect(names == ["Flow.svg", "report.json"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: viaExporter).sorted() == names)

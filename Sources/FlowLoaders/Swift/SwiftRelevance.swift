@@ -402,7 +402,9 @@ enum SwiftRelevance {
                     while i < bytes.count, bytes[i] != 0x0A { i += 1 }
                 case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
                     skipBlockComment()
-                case UInt8(ascii: "\""), UInt8(ascii: "#") where Self.startsString(bytes, at: i):
+                case UInt8(ascii: "#") where Self.opensRawString(bytes, at: i):
+                    fallthrough
+                case UInt8(ascii: "\""):
                     scanString()
                     lastSignificant = UInt8(ascii: "\"")
                 case UInt8(ascii: "`"):
@@ -526,8 +528,8 @@ enum SwiftRelevance {
             }
         }
 
-        static func startsString(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-            guard bytes[i] == UInt8(ascii: "#") else { return true }
+        /// Whether the `#` at `i` opens a raw string: `#`s, then `"`.
+        static func opensRawString(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
             var k = i
             while k < bytes.count, bytes[k] == UInt8(ascii: "#") { k += 1 }
             return k < bytes.count && bytes[k] == UInt8(ascii: "\"")
