@@ -9,9 +9,10 @@ swift build --product flowlens
 # own scratch path, .build/fuzz) starts now, in the background: it spends most of its half hour in one
 # compiler optimizing swift-syntax's modules whole-module, on one core, so run after the rest it left
 # a core idle for most of that time (a fresh clone on a slow 2-core machine: 97 minutes run so, 49
-# beside each other a day later, when the machine was about 1.35 times faster). Not niced: SwiftPM's threads set their own priorities, so `nice` does not reach its
-# compilers. Started after the debug build, which has resolved the packages (Package.resolved) for
-# both; in its own process group, so that an early exit stops its compilers too (cleanup, below).
+# beside each other a day later, when the machine was about 1.35 times faster). Not niced: SwiftPM's
+# threads set their own priorities, so `nice` does not reach its compilers. Started after the debug
+# build, which has resolved the packages (Package.resolved) for both; in its own process group, so
+# that an early exit stops its compilers too (cleanup, below).
 fuzz_seconds=${FLOWLENS_FUZZ_SMOKE_SECONDS:-10}
 fuzz_build_pid=
 scratch_dirs=()
