@@ -52,6 +52,9 @@ fuzzer() {
   FLOWLENS_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:suppressions=scripts/fuzz/asan.supp:${ASAN_OPTIONS:-} "$binary" "$@"
 }
 
+# Stops with a usage error unless TARGET is one of the targets.
+known() { [[ " ${targets[*]} " == *" $1 "* ]] || { echo "fuzz.sh: unknown target '$1' (${targets[*]})" >&2; exit 2; }; }
+
 # TARGET's corpus from its seeds, when it has none yet.
 seed() { [ -d ".build/fuzz-corpus/$1" ] || scripts/fuzz/seeds.sh "$1" ".build/fuzz-corpus/$1"; }
 
@@ -105,7 +108,7 @@ case "${1:-}" in
   --build) build ;;
   --save-corpus)
     target=${2:?usage: scripts/fuzz.sh --save-corpus TARGET}
-    [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
+    known "$target"
     build
     save_corpus "$target"
     ;;
@@ -127,8 +130,9 @@ case "${1:-}" in
     target=$1
     seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}
     shift 2
-    [[ " ${targets[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${targets[*]})" >&2; exit 2; }
+    known "$target"
     build
+    # Seeded before the restore, which creates the corpus folder (seed leaves an existing one alone).
     seed "$target"
     restore "$target"
     # svg lays every diagram out with Graphviz in the fuzzer's process, and Graphviz never frees part
