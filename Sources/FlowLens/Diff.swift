@@ -54,6 +54,7 @@ extension FlowLens {
     @discardableResult
     public static func writeDiagrams(of diff: GraphDiff, to directory: String, format: ExportFormat = .svg) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        AtomicFile.removeStaleTemporaries(in: directory)
         var written: [String] = []
         let names = Exporter.fileNames(for: diff.flows.map(\.union))
         for (flow, name) in zip(diff.flows, names) {
@@ -62,7 +63,7 @@ extension FlowLens {
                                        newFindings: diff.newFindings(inFlow: flow.id).count, fixedFindings: diff.fixedFindings(inFlow: flow.id).count)
             let data = try Exporter.render(dot, format: format)
             let path = (directory as NSString).appendingPathComponent("\(name).\(format.rawValue)")
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(data, to: path)
             written.append(path)
         }
         return written

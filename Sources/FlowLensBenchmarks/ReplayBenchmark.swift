@@ -64,7 +64,7 @@ func peakResidentMiB() -> Double {
     // The same, read from a file of JSON-lines events as `flowlens trace` reads one: in blocks, each
     // run replayed when its end is read. Making the file is not timed; reading and replaying are.
     let path = NSTemporaryDirectory() + "flowlens-replay-benchmark-\(getpid()).jsonl"
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     defer { try? FileManager.default.removeItem(atPath: path) }
     guard let file = FileHandle(forWritingAtPath: path) else { return print("cannot write \(path)") }
     var written = 0

@@ -82,7 +82,7 @@ struct Explain: ParsableCommand {
             do {
                 // `validate()` has checked the extension: one of dot, svg, png and pdf.
                 let data = try Exporter.render(dot, format: Self.diagramFormat(diagram) ?? .dot)
-                try data.write(to: URL(fileURLWithPath: diagram), options: .atomic)
+                try AtomicFile.write(data, to: diagram)
             } catch {
                 let folder = (diagram as NSString).deletingLastPathComponent
                 if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {

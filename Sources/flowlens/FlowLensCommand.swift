@@ -113,7 +113,7 @@ struct InputOptions: ParsableArguments {
         }
         if let writeBaseline {
             do {
-                try Data(Baseline(accepting: result.findings).serialized().utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
+                try AtomicFile.write(Data(Baseline(accepting: result.findings).serialized().utf8), to: writeBaseline, removingStaleTemporaries: true)
             } catch {
                 throw CommandFailure("cannot write the baseline '\(writeBaseline)': \(WriteFailure.cause(of: error))")
             }
@@ -253,7 +253,7 @@ struct Check: ParsableCommand {
         let status = result.status.rawValue
         if let touch, status == Status.clean {
             do {
-                try Data().write(to: URL(fileURLWithPath: touch), options: .atomic)
+                try AtomicFile.write(Data(), to: touch, removingStaleTemporaries: true)
             } catch {
                 throw CommandFailure("cannot write '\(touch)': \(WriteFailure.cause(of: error))")
             }
@@ -548,7 +548,7 @@ struct Init: ParsableCommand {
             throw CommandFailure("\(path) already exists; use --force to replace it")
         }
         do {
-            try Data(Configuration.starter(rules: RuleRegistry.descriptions).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(Data(Configuration.starter(rules: RuleRegistry.descriptions).utf8), to: path)
         } catch {
             throw CommandFailure("cannot write '\(path)': \(WriteFailure.cause(of: error))")
         }

@@ -35,7 +35,6 @@ public final class LoadCache: @unchecked Sendable {
     private var stored: [String: Entry] = [:]
     private var storedOrder: [String] = []
     private var current: [String: Entry] = [:]
-    private var currentOrder: [String] = []
     private var reusedFiles = 0
     private var parsedFiles = 0
     private var changed = false
@@ -88,7 +87,9 @@ public final class LoadCache: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard let path else { return }
         let fm = FileManager.default
-        var entries = currentOrder.map { current[$0]! }
+        // This run's entries in the order of their keys, not in the order the loading threads
+        // finished them: the same inputs write the same file.
+        var entries = current.keys.sorted().map { current[$0]! }
         var unusedBatches = 0
         for key in storedOrder where current[key] == nil {
             let entry = stored[key]!
@@ -99,6 +100,9 @@ public final class LoadCache: @unchecked Sendable {
             if !exists || (entry.input.batch != nil && unusedBatches > Self.keptUnusedBatches) { changed = true; continue }
             entries.append(entry)
         }
+        let directory = (path as NSString).deletingLastPathComponent
+        // What a run killed while saving left beside the file goes, whether or not it changes.
+        AtomicFile.removeStaleTemporaries(in: directory.isEmpty ? "." : directory)
         guard changed || !fm.fileExists(atPath: path) else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -110,9 +114,8 @@ public final class LoadCache: @unchecked Sendable {
             data.append(entry.graph)
             data.append(UInt8(ascii: "\n"))
         }
-        let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try AtomicFile.write(data, to: path)
         changed = false
     }
 
@@ -157,7 +160,6 @@ public final class LoadCache: @unchecked Sendable {
     private func use(_ entry: Entry) -> FlowGraph? {
         guard let graph = try? JSONDecoder().decode(FlowGraph.self, from: entry.graph) else { return nil }
         lock.lock(); defer { lock.unlock() }
-        if current[entry.input.key] == nil { currentOrder.append(entry.input.key) }
         current[entry.input.key] = entry
         reusedFiles += entry.input.files.count
         return graph
@@ -172,7 +174,6 @@ public final class LoadCache: @unchecked Sendable {
         parsedFiles += parsed
         changed = true
         guard let encoded else { return }  // not cached; never happens for the IR's plain values
-        if current[input.key] == nil { currentOrder.append(input.key) }
         current[input.key] = Entry(input: input, graph: encoded)
     }
 

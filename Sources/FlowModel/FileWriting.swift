@@ -37,10 +37,13 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Equatable 
 }
 
 /// Writes files so that no reader ever sees half of one: into a temporary file in the same folder,
-/// then renamed into place. The temporary names start with `prefix`, so a later export can remove
-/// what an interrupted one left (`removeStaleTemporaries`).
+/// then renamed into place. Every file FlowLens writes goes through here (diagrams, pages, reports
+/// written to a folder, the cache, baselines, fixed sources, a new `.flowlens.yml`). A process killed
+/// while writing (`SIGKILL`, nothing runs after it) leaves at most its temporary file; the temporary
+/// names start with `prefix` and the writer's process id, so a later run can tell and remove what a
+/// process no longer running left (`removeStaleTemporaries`).
 public enum AtomicFile {
-    /// The start of every temporary file's name.
+    /// The start of every temporary file's name, followed by the writing process's id and a dash.
     public static let prefix = ".flowlens-tmp-"
     /// What Foundation's `Data.write(options: .atomic)` leaves behind when interrupted, which
     /// FlowLens wrote with before.
@@ -62,9 +65,12 @@ public enum AtomicFile {
     }
 
     /// Writes `data` to `path` atomically, the file's permissions `mode`; the error names the path
-    /// and the cause.
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws(WriteFailure) {
+    /// and the cause. `removingStaleTemporaries`: first remove what interrupted runs left in the
+    /// file's folder (for a single file a command writes, such as a cache; an export does it once
+    /// for its folder).
+    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644, removingStaleTemporaries: Bool = false) throws(WriteFailure) {
         let folder = (path as NSString).deletingLastPathComponent
+        if removingStaleTemporaries { removeStaleTemporaries(in: folder.isEmpty ? "." : folder) }
         let temporary = (folder.isEmpty ? "." : folder) + "/" + prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, errno) }
@@ -83,14 +89,23 @@ public enum AtomicFile {
         }
     }
 
-    /// Removes the temporary files an interrupted export left in `folder` (FlowLens's, and
-    /// Foundation's from versions that wrote with it). Another export writing into the same folder at
-    /// the same moment could lose a temporary file: exports into one folder are not meant to overlap.
+    /// Removes the temporary files that runs no longer running left in `folder`: FlowLens's whose
+    /// process is gone (another run writing into the same folder at the same moment keeps its own),
+    /// and Foundation's from versions that wrote with it (which name no process: those are removed
+    /// whoever wrote them, so runs of such versions must not overlap with this one).
     public static func removeStaleTemporaries(in folder: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) || name.hasPrefix(foundationPrefix) {
+        for name in names where name.hasPrefix(foundationPrefix) || (name.hasPrefix(prefix) && !writerIsRunning(name)) {
             unlink((folder as NSString).appendingPathComponent(name))
         }
+    }
+
+    /// Whether the process named in a temporary file's name still runs (on this machine; a name
+    /// without a process id names none that runs).
+    static func writerIsRunning(_ temporaryName: String) -> Bool {
+        let digits = temporaryName.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
+        guard let pid = pid_t(digits), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     private static func failure(_ path: String, _ code: Int32) -> WriteFailure {
