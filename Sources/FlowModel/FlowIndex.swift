@@ -35,6 +35,10 @@ public struct FlowIndex: Sendable {
     public let predecessors: [[Edge]]
     /// The entry steps that exist, in `flow.effectiveEntries` order.
     public let entries: [Int]
+    /// The transitions whose target is no step of the flow, as indices into `flow.transitions` in
+    /// their order (whether or not their source is one): what `unknown-step` reports, found here
+    /// with the one look-up of each target the edges need.
+    public let unknownTargets: [Int]
 
     /// Indexes `flow`.
     public init(_ flow: Flow) {
@@ -48,10 +52,13 @@ public struct FlowIndex: Sendable {
         var successors = Array(repeating: [Edge](), count: flow.steps.count)
         var predecessors = successors
         var leaving = Array(repeating: [Int](), count: flow.steps.count)
+        var unknownTargets: [Int] = []
         for t in flow.transitions.indices {
+            let to = index[flow.transitions[t].to]
+            if to == nil { unknownTargets.append(t) }
             guard let from = index[flow.transitions[t].from] else { continue }
             leaving[from].append(t)
-            guard let to = index[flow.transitions[t].to] else { continue }
+            guard let to else { continue }
             let edge = Edge(transition: t, from: from, to: to)
             successors[from].append(edge)
             predecessors[to].append(edge)
@@ -63,6 +70,7 @@ public struct FlowIndex: Sendable {
         self.successors = successors
         self.predecessors = predecessors
         entries = flow.effectiveEntries.compactMap { index[$0] }
+        self.unknownTargets = unknownTargets
     }
 
     /// Reverse post-order of a depth-first walk from the entries, following transitions in order:

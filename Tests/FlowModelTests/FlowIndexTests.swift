@@ -44,6 +44,16 @@ struct FlowIndexTests {
         #expect(!graph.transitionsLeaving.joined().contains(7))  // from no step: no step's
     }
 
+    @Test("unknown targets: every transition into no step, in order, whatever its source")
+    func unknownTargets() {
+        var flow = checkout()
+        #expect(FlowIndex(flow).unknownTargets == [5])
+        flow.transitions.append(Transition(from: "gone", to: "elsewhere"))  // neither end a step
+        flow.transitions.append(Transition(from: "cart", to: "Cart"))  // ids are compared exactly
+        #expect(FlowIndex(flow).unknownTargets == [5, 8, 9])
+        #expect(FlowIndex(Flow(id: "empty", kind: .declarative)).unknownTargets.isEmpty)
+    }
+
     @Test("a step set: membership, growth, and its steps in ascending order")
     func stepSet() {
         var set = StepSet(capacity: 4)

@@ -136,6 +136,8 @@ struct DocumentParser {
             reader.error("'steps' must be a non-empty list", at: stepsNode)
             return flow
         }
+        flow.steps.reserveCapacity(stepNodes.count)
+        flow.transitions.reserveCapacity(stepNodes.count)
         for stepNode in stepNodes {
             guard let (step, transitions) = parseStep(stepNode) else { continue }
             flow.steps.append(step)

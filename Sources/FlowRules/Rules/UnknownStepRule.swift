@@ -77,7 +77,8 @@ public struct UnknownStepRule: Rule {
             findings.append(finding)
         }
         // An edge into another machine is its dialect's to judge (`crossing-transition` for generated ones).
-        for transition in flow.transitions where ids[transition.to] == nil && transition.crossesInto == nil {
+        for t in context.analysis.graphIndex.unknownTargets where flow.transitions[t].crossesInto == nil {
+            let transition = flow.transitions[t]
             let source = flow.step(transition.from)?.name ?? transition.from
             let (hint, meant) = suggestion(transition.to)
             var finding = context.finding(
