@@ -291,4 +291,31 @@ extension FlowIOSReader {
         let tokens: @Sendable (SourceText) -> Int = { file in Parser.parse(source: file.contents).tokens(viewMode: .sourceAccurate).reduce(0) { n, _ in n + 1 } }
         return (parallel ? files.parallelMap(tokens) : files.map(tokens)).reduce(0, +)
     }
+
+    /// The two passes besides its parse that `check` cannot spare a file it parses, each alone, on
+    /// all cores, for the benchmark: the nesting scan (swift-syntax's lexer over the file, before the
+    /// parser may run; see `SwiftNesting`) and one visitor walk of the parsed tree, the least a
+    /// reader does (`parseAndWalk` parses too: subtract `parseOnly`). Each returns a count, so the
+    /// work cannot be optimised away.
+    public static func nestingScanOnly(_ files: [SourceText]) -> Int {
+        files.parallelMap { SwiftNesting.check($0.contents, limits: .default) == nil ? 1 : 0 }.reduce(0, +)
+    }
+
+    /// See `nestingScanOnly`: parsing every file as `parseOnly` does, then one `SyntaxVisitor` walk.
+    public static func parseAndWalk(_ files: [SourceText]) -> Int {
+        final class Calls: SyntaxVisitor {
+            var count = 0
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                count += 1
+                return .visitChildren
+            }
+        }
+        return files.parallelMap { file in
+            let tree = Parser.parse(source: file.contents)
+            let tokens = tree.tokens(viewMode: .sourceAccurate).reduce(0) { n, _ in n + 1 }
+            let calls = Calls(viewMode: .sourceAccurate)
+            calls.walk(tree)
+            return tokens + calls.count
+        }.reduce(0, +)
+    }
 }
