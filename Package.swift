@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "FlowRendering", dependencies: ["FlowModel", "FlowPresentation", "CGraphviz"]),
         // Flows from live objects (Mirror), and the protocols custom engines adopt to describe themselves.
         .target(name: "FlowReflection", dependencies: ["FlowModel", "FlowLoaders"]),
+        // What a flow graph does when it runs, executable: the semantics the analyzer is checked against.
+        .target(name: "FlowSemantics", dependencies: ["FlowModel"]),
         // Recorded runs replayed on the flow graph (issue 19): what paths runs take, where they fail.
         .target(name: "FlowTrace", dependencies: ["FlowModel", "FlowRules"]),
         // The library facade: load -> analyze -> report/render.
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "FlowLensTestSupport", dependencies: ["FlowLoaders", "FlowRules"], path: "Tests/Support"),
         .testTarget(name: "FlowModelTests", dependencies: ["FlowModel"]),
         .testTarget(name: "FlowLoadersTests", dependencies: ["FlowLoaders", "FlowRules", "FlowLensTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowTrace", "FlowLensTestSupport"]),
+        .testTarget(name: "FlowRulesTests", dependencies: ["FlowRules", "FlowTrace", "FlowSemantics", "FlowLensTestSupport"]),
         .testTarget(name: "FlowReportersTests", dependencies: ["FlowReporters", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowRenderingTests", dependencies: ["FlowRendering", "FlowPresentation", "FlowLensTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds the binary its end-to-end tests run.

@@ -183,7 +183,23 @@ public final class FlowAnalysis: Sendable {
             predecessors: predecessors.map { $0.map(\.from) }, entries: entries, order: graph.reversePostOrder(),
             reachable: isReachable, readKeys: readKeys,
             readsAnything: flow.steps.indices.filter { flow.steps[$0].mayReadAnything },
-            writesAnything: flow.steps.indices.filter { flow.steps[$0].mayWriteAnything })
+            writesAnything: flow.steps.indices.filter { flow.steps[$0].mayWriteAnything },
+            joins: ParallelJoins(flow: flow, graph: graph), failingPredecessors: Self.failingPredecessors(flow, graph, writes: writes))
+    }
+
+    /// Per step, the steps that write something and reach it by an error way (taken when they fail,
+    /// having written nothing), each with whether a way taken on success leads there too: kept only
+    /// for steps that go on (not an exit).
+    private static func failingPredecessors(_ flow: Flow, _ graph: FlowIndex, writes: [[DataAccess]]) -> [Int: [Int: Bool]] {
+        var result: [Int: [Int: Bool]] = [:]
+        for s in flow.steps.indices where !flow.steps[s].isExit {
+            for edge in graph.predecessors[s] where flow.transitions[edge.transition].kind == .error
+                && (!writes[edge.from].isEmpty || flow.steps[edge.from].mayWriteAnything) {
+                let alsoOnSuccess = graph.successors[edge.from].contains { $0.to == s && flow.transitions[$0.transition].kind != .error }
+                result[s, default: [:]][edge.from] = alsoOnSuccess
+            }
+        }
+        return result
     }
 
     /// The step at `index`.

@@ -54,6 +54,22 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
     /// largest exit time of it and the writers before it (see `isDominatedByCertainWriter`).
     private let certainWritersInTreeOrder: [[(enter: Int, exitSoFar: Int)]]
 
+    /// The joins where branches of a fan-out meet (empty for most flows), and the steps in
+    /// reverse post-order, for `ParallelJoins.mustSet`.
+    private let joins: [Int: ParallelJoins.Join]
+    private let concurrent: [Int: Set<Int>]
+    private let order: [Int]
+    /// Per step, its predecessors from which it is reached only when they fail (by error ways only):
+    /// a failed step wrote nothing.
+    private let failingPredecessors: [Int: [Int: Bool]]
+    /// The data-flow facts come from the fixpoints (`ParallelJoins`), which know fan-outs and error
+    /// ways, when the flow has a fan-out or a step that writes and may fail into a step that goes on.
+    private let usesFixpoints: Bool
+    /// Per key, for a flow with such joins: the definitions that may reach each step.
+    private var reachingByKey: [Int: [Set<Int>]] = [:]
+    /// Per key, for a flow with such joins: whether it is set before each step.
+    private var mustSetByKey: [Int: [Bool]] = [:]
+
     private let lock = NSLock()
     /// Per key, per step: whether a path from an entry reaches the step (inclusive) without a write
     /// of the key.
@@ -69,8 +85,14 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
     private var walk: UInt32 = 0
 
     init(names: [String], keys: [Key], successors: [[Int]], predecessors: [[Int]], entries: [Int], order: [Int],
-         reachable: [Bool], readKeys: [[Int]], readsAnything: [Int], writesAnything: [Int]) {
+         reachable: [Bool], readKeys: [[Int]], readsAnything: [Int], writesAnything: [Int],
+         joins: ParallelJoins? = nil, failingPredecessors: [Int: [Int: Bool]] = [:]) {
         let stepCount = successors.count
+        self.failingPredecessors = failingPredecessors
+        usesFixpoints = !(joins?.joins.isEmpty ?? true) || !(joins?.concurrent.isEmpty ?? true) || !failingPredecessors.isEmpty
+        self.joins = joins?.joins ?? [:]
+        concurrent = joins?.concurrent ?? [:]
+        self.order = order
         self.names = names
         self.keys = keys
         self.successors = successors
@@ -116,10 +138,21 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
         if isEntry[step] { return false }  // a run starts here with the initial data only
         // Most reads follow a step that sets the key on every run and that every way to them passes:
         // answered from the dominator tree, with no walk (and no lock: nothing here changes).
-        if isDominatedByCertainWriter(key, step) { return true }
+        if !usesFixpoints, isDominatedByCertainWriter(key, step) { return true }
         lock.lock()
         defer { lock.unlock() }
         guard let bounds = bounds(of: key) else { return false }  // no reachable step writes it
+        if usesFixpoints {
+            // Branches of a fan-out meet at a join that waits for them all: a key one of them sets
+            // is set after it, which no single path says. Answered by the fixpoint over the flow.
+            if mustSetByKey[key] == nil {
+                mustSetByKey[key] = ParallelJoins.mustSet(
+                    stepCount: successors.count, order: order, predecessors: predecessors, isEntry: isEntry,
+                    isReachable: isReachable, initial: keys[key].initial, joins: joins, writes: { self.writes(key, $0) },
+                    failing: { self.failingPredecessors[$1]?[$0] != nil })
+            }
+            return mustSetByKey[key]![step]
+        }
         return !predecessors[step].contains { isReachable[$0] && reachesUnset(key, $0, bounds) }
     }
 
@@ -315,6 +348,18 @@ final class KeyFacts: @unchecked Sendable {  // the caches and the scratch marks
         let lastDefinitions = keys[key].lastDefinition
         // No step writes the key: what the flow starts with reaches every reachable step.
         if lastDefinitions.isEmpty { return initial }
+        if usesFixpoints {
+            lock.lock()
+            defer { lock.unlock() }
+            if reachingByKey[key] == nil {
+                reachingByKey[key] = ParallelJoins.reachingDefinitions(
+                    stepCount: successors.count, order: order, predecessors: predecessors, isEntry: isEntry,
+                    isReachable: isReachable, initial: initial, joins: joins, concurrent: concurrent,
+                    last: { Self.definition(at: $0, in: lastDefinitions) }, certain: { self.isCertainWriter(key, $0) },
+                    failing: { self.failingPredecessors[$1]?[$0] })
+            }
+            return reachingByKey[key]![step].sorted()
+        }
         if let only = dominatingWriter(of: key, over: step), isCertainWriter(key, only) {
             return [Self.definition(at: only, in: lastDefinitions)!]
         }

@@ -55,6 +55,7 @@ public enum TraceRules {
             flows:
               - name: Checkout
                 id: checkout
+                data: {method: String}
                 steps:
                   - {id: cart, next: route}
                   - {id: route, kind: branch, next: [{to: pay, when: {key: method, equals: card}}, {to: invoice, otherwise: true}]}

@@ -95,6 +95,7 @@ public struct MissingDataKeyRule: Rule {
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         var reported = KeyMarks(analysis)  // this step's keys reported so far
+        let mayWriteAnything = analysis.reachable.contains { analysis.step($0).mayWriteAnything }
         for i in analysis.reachable {
             let step = analysis.step(i)
             let declared = step.reads.count
@@ -142,6 +143,24 @@ public struct MissingDataKeyRule: Rule {
                                               path: path?.map { analysis.step($0.step).id } ?? [])
                 finding.fix = fix
                 findings.append(finding)
+            }
+            // A case on a key is a read of it too: on a key no run has set by then, no run can take it.
+            var tested: Set<String> = []
+            for t in analysis.transitionsLeaving[i] {
+                guard case let .equals(key, value)? = flow.transitions[t].condition, tested.insert(key).inserted, !mayWriteAnything,
+                      analysis.reachingDefinitions(of: key, at: i).isEmpty,
+                      !analysis.effectiveWrites[i].contains(where: { $0.key == key }) else { continue }
+                if analysis.effectiveReads[i].contains(where: { $0.key == key && !$0.optional }) { continue }  // reported above
+                let writers = analysis.writers(of: key)
+                let why = writers.isEmpty
+                    ? "no step sets it and the flow does not start with it"
+                    : "no run has set it by then (only \(writers.prefix(3).map { "'\(analysis.step($0).name)'" }.joined(separator: ", "))\(writers.count > 3 ? " …" : "") \(writers.count == 1 ? "sets" : "set") it, on other ways)"
+                let at = flow.transitions[t].location ?? step.location
+                let placement = context.placement(of: step, findingAt: at)
+                findings.append(context.finding(
+                    Self.description,
+                    "the way on from step '\(step.name)' tests '\(key)' (\(key) = \(value)), but \(why): the case never matches\(placement.suffix)",
+                    at: at, step: step.id, key: key, related: placement.related))
             }
             if let group = step.group {
                 for read in group.elementReads where !read.optional && read.key != group.elementKey {
