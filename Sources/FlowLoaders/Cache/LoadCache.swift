@@ -50,7 +50,9 @@ public final class LoadCache: @unchecked Sendable {
     public init(path: String?, toolIdentity: String = FlowLensTool.version) {
         self.path = path
         self.toolIdentity = toolIdentity
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return }
+        // Read as every input is (a FIFO or device at the path is not waited on; the cache's writer refuses it).
+        guard let path, case let .success(bytes) = InputReading.bytes(atPath: path, maximumBytes: 1 << 40) else { return }
+        let data = Data(bytes)
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(Header.self, from: lines[0]), header.format == Self.formatName else {

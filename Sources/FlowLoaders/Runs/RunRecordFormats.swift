@@ -85,10 +85,14 @@ public enum RunRecordFormats {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return receive(RunRecords(findings: [.invalidInput("a folder, not a file of run records: give the files in it", at: SourceLocation(file: file))]))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return receive(RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: file))]))
+        let handle: FileHandle
+        switch InputReading.openRegular(atPath: path) {
+        case let .success(opened):
+            handle = FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true)
+        case let .failure(failure):
+            let cause = if case .notRegular = failure.reason { ": \(failure.cause)" } else { "" }
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records\(cause)", at: SourceLocation(file: file))]))
         }
-        defer { try? handle.close() }
         let first: Data
         do {
             first = try handle.read(upToCount: max(blockSize, headLength)) ?? Data()
