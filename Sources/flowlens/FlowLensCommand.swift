@@ -94,6 +94,9 @@ struct InputOptions: ParsableArguments {
     /// Runs the pipeline over the paths (`Pipeline`), writes the baseline if asked, and reports
     /// what the baseline does not accept, with the exit policy of the run.
     func run() throws -> Pipeline.Result {
+        // A file a run will write must be a regular file or nothing: said before any work is done.
+        if let writeBaseline { try Output.checkReplaceable(writeBaseline, "the baseline") }
+        if let cachePath { try Output.checkReplaceable(cachePath, "the cache") }
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
         var pipeline = Pipeline(configurationFile: policy.config)
         pipeline.defines = try defineValues
@@ -250,6 +253,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
+        if let touch { try Output.checkReplaceable(touch, "the file") }
         var result = try input.run()
         if fix {
             result = try applyFixes(result)

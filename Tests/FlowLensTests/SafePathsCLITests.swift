@@ -143,4 +143,69 @@ struct SafePathsCLITests {
         #expect(names == ["Order.dot"])
     }
 
+    @Test("an output path that is a FIFO, device, link or folder is an error (exit 2), and nothing changes")
+    func outputsOnlyOverRegularFiles() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        try t.fifo("fifo")
+        try t.link("link", to: "outside/passwd")
+        try FileManager.default.createDirectory(atPath: t.base + "/folder", withIntermediateDirectories: true)
+        var targets = ["fifo", "link", "folder"]
+        if t.device("null", major: 1, minor: 3) { targets.append("null") }
+        for target in targets {
+            let before = t.kind(target)
+            for option in ["--write-baseline", "--cache-path", "--touch"] {
+                let run = try flowlens(["check", "ok.flow.yaml", option, "../" + target], in: t.tree)
+                #expect(run.status == 2, "\(option) \(target)")
+                #expect(run.stderr.contains("not a regular file: nothing was written"), "\(option) \(target)")
+                #expect(t.kind(target) == before, "\(option) \(target)")
+            }
+        }
+        #expect(try String(contentsOfFile: t.outside + "/passwd", encoding: .utf8) == SafePathsCLITests.secret)
+        // An export's diagram over a FIFO: that file fails, named, and the run says so.
+        try FileManager.default.createDirectory(atPath: t.base + "/out", withIntermediateDirectories: true)
+        try t.fifo("out/Order.dot")
+        let export = try flowlens(["export", "ok.flow.yaml", "--format", "dot", "-o", "../out"], in: t.tree)
+        #expect(export.status == 2)
+        #expect(export.stderr.contains("Order.dot"))
+        #expect(t.kind("out/Order.dot") == S_IFIFO)
+    }
+
+    @Test("check --fix on a flow file that is a link writes through it: the target fixed, its mode kept, the link a link")
+    func fixThroughALink() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        try FileManager.default.createDirectory(atPath: t.tree + "/real", withIntermediateDirectories: true)
+        try t.write("tree/real/order.flow.yaml", SafePathsCLITests.flow)
+        chmod(t.tree + "/real/order.flow.yaml", 0o600)
+        try FileManager.default.removeItem(atPath: t.tree + "/ok.flow.yaml")
+        try t.link("tree/link.flow.yaml", to: "real/order.flow.yaml")
+        let run = try flowlens(["check", "--fix", "link.flow.yaml"], in: t.tree)
+        #expect(run.status == 0)
+        #expect(t.kind("tree/link.flow.yaml") == S_IFLNK)
+        let fixed = try String(contentsOfFile: t.tree + "/real/order.flow.yaml", encoding: .utf8)
+        #expect(fixed.contains("next: done") && !fixed.contains("dne"))
+        var info = stat()
+        #expect(stat(t.tree + "/real/order.flow.yaml", &info) == 0 && info.st_mode & 0o7777 == 0o600)
+    }
+
+    @Test("errors are plain words naming the path, never Foundation's codes")
+    func plainErrors() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        try t.write("afile", "x")
+        let export = try flowlens(["export", "ok.flow.yaml", "-o", "../afile/sub"], in: t.tree)
+        #expect(export.status == 2)
+        #expect(export.stderr == "flowlens: error: cannot export to '../afile/sub': '../afile' is a regular file, not a folder; give a folder --output can create or write into\n")
+        try Data([0xFF, 0xFE, 0x00, 0x81, 0x9C]).write(to: URL(fileURLWithPath: t.base + "/garbage"))
+        let baseline = try flowlens(["check", "ok.flow.yaml", "--baseline", "../garbage"], in: t.tree)
+        #expect(baseline.status == 2)
+        #expect(baseline.stderr == "flowlens: error: cannot read the baseline '../garbage': not UTF-8 text\n")
+        // A run-record file too damaged to recognise is named.
+        try Data([0x00, 0x01, 0x7B, 0x22]).write(to: URL(fileURLWithPath: t.base + "/runs.jsonl"))
+        let trace = try flowlens(["trace", "../runs.jsonl", "ok.flow.yaml"], in: t.tree)
+        #expect(trace.status == 2)
+        #expect(trace.stderr.contains("'../runs.jsonl' is not in a format of run records FlowLens recognises"))
+    }
+
 }

@@ -116,7 +116,7 @@ public final class LoadCache: @unchecked Sendable {
             data.append(entry.graph)
             data.append(UInt8(ascii: "\n"))
         }
-        if !directory.isEmpty { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if !directory.isEmpty { try AtomicFile.createFolder(directory) }
         try AtomicFile.write(data, to: path)
         changed = false
     }
