@@ -62,7 +62,23 @@ extension TextReporter {
         let number = String(line)
         let blank = String(repeating: " ", count: number.count)
         let bar = colors ? ANSI.paint("|", ANSI.dim) : "|"
-        let shown = Self.displayed(source)
+        // A long line is shown as a window around the column, never whole (a file of one 5 MB line).
+        var source = source, column = column, before = "", after = ""
+        let window = 2 * Excerpt.quotedCharacters
+        if source.utf8.count > window, case let count = source.count, count > window {
+            let start = max(0, min(column - 1 - window / 2, count - window))
+            let from = source.index(source.startIndex, offsetBy: start)
+            let to = source.index(from, offsetBy: window)
+            if start > 0 { before = "…" }
+            if to < source.endIndex { after = "…" }
+            source = source[from..<to]
+            if column > 0 { column = max(1, column - start) }
+        }
+        var shown = Self.displayed(source)
+        if !before.isEmpty || !after.isEmpty {
+            shown.text = before + shown.text + after
+            shown.offsets = shown.offsets.map { $0 + before.count }
+        }
         var out = "\(blank) \(bar)\n"
         out += (colors ? ANSI.paint(number, ANSI.dim) : number) + " \(bar)" + (shown.text.isEmpty ? "" : " " + shown.text) + "\n"
         if column > 0 {

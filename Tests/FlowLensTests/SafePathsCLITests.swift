@@ -189,6 +189,23 @@ struct SafePathsCLITests {
         #expect(stat(t.tree + "/real/order.flow.yaml", &info) == 0 && info.st_mode & 0o7777 == 0o600)
     }
 
+    @Test("a finding quotes a bounded excerpt of its input, and its message is bounded")
+    func boundedExcerpts() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        try t.write("tree/inside.flow.yaml", String(repeating: SafePathsCLITests.secret, count: 100))
+        try t.write("tree/big.flow.yaml", "version: 1\nflows:\n  - name: Big\n    steps: " + String(repeating: "n", count: 100_000) + "\n")
+        for format in ["text", "json", "sarif"] {
+            let run = try flowlens(["check", "--format", format, "inside.flow.yaml", "big.flow.yaml"], in: t.tree)
+            #expect(run.status == 2)
+            #expect(run.stdout.components(separatedBy: "SECRET-LINE").count - 1 <= 1, "\(format)")
+            #expect(!run.stdout.contains(String(repeating: "n", count: 200)), "\(format)")
+        }
+        // A finding's message is bounded whoever makes it.
+        let long = Finding.invalidInput(String(repeating: "é", count: 1_000_000), at: SourceLocation(file: "x"))
+        #expect(long.message.utf8.count <= Excerpt.messageBytes + 100)
+    }
+
     @Test("errors are plain words naming the path, never Foundation's codes")
     func plainErrors() throws {
         let t = try Tree()
