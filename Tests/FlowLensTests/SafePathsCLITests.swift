@@ -225,4 +225,20 @@ struct SafePathsCLITests {
         #expect(trace.stderr.contains("'../runs.jsonl' is not in a format of run records FlowLens recognises"))
     }
 
+    @Test("--help and --version to a full device or a closed pipe exit 2 with a sentence")
+    func helpToAFullDevice() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        for arguments in [["--help"], ["--version"], ["check", "--help"]] {
+            let closed = try runWithClosedStdout(flowlensBinary, arguments, in: t.tree)
+            #expect(closed.status == 2, "\(arguments)")
+            #expect(closed.stderr == "flowlens: error: cannot write to standard output: broken pipe\n")
+        }
+        guard t.device("full", major: 1, minor: 7) else { return }
+        for arguments in [["--help"], ["--version"]] {
+            let full = try run(flowlensBinary, arguments, in: t.tree, stdoutPath: t.base + "/full")
+            #expect(full.status == 2, "\(arguments)")
+            #expect(full.stderr == "flowlens: error: cannot write to standard output: no space left on device\n")
+        }
+    }
 }
