@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// The text format's source view, as actionlint shows findings:
 ///
@@ -52,9 +53,9 @@ extension TextReporter {
     /// The finding's line: `line(_:)`, coloured when asked.
     func header(_ finding: Finding, colors: Bool) -> String {
         guard colors else { return line(finding) }
-        let place = finding.location?.description ?? FlowLensTool.name
+        let place = DisplayText.marked(finding.location?.description ?? FlowLensTool.name)
         let severity = ANSI.paint(finding.severity.rawValue, ANSI.bold + ANSI.color(finding.severity))
-        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(finding.message) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
+        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(DisplayText.marked(finding.message)) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
     }
 
     /// The gutter, the source line and the caret line.

@@ -225,6 +225,19 @@ struct SafePathsCLITests {
         #expect(trace.stderr.contains("'../runs.jsonl' is not in a format of run records FlowLens recognises"))
     }
 
+    @Test("bidirectional controls are marked visibly in every text report, as the diagrams mark them")
+    func bidiControlsMarked() throws {
+        let t = try Tree()
+        defer { t.cleanUp() }
+        try t.write("tree/ok.flow.yaml", SafePathsCLITests.flow.replacingOccurrences(of: "next: dne", with: "next: \"dn\u{202E}e\u{2066}x\""))
+        for format in ["text", "github", "markdown", "junit", "checkstyle", "gitlab"] {
+            let run = try flowlens(["check", "--format", format, "ok.flow.yaml"], in: t.tree)
+            #expect(run.status == 1, "\(format)")
+            #expect(!run.stdout.contains("\u{202E}") && !run.stdout.contains("\u{2066}"), "\(format)")
+            #expect(run.stdout.contains("U+202E") && run.stdout.contains("U+2066"), "\(format): \(run.stdout)")
+        }
+    }
+
     @Test("--help and --version to a full device or a closed pipe exit 2 with a sentence")
     func helpToAFullDevice() throws {
         let t = try Tree()
