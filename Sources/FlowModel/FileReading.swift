@@ -38,8 +38,7 @@ public enum InputReading {
             close(descriptor)
             return .failure(ReadFailure(path: path, reason: .notRegular(kindName(info.st_mode))))
         }
-        // Reads of a regular file never block: the flag is cleared for callers that stream it.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        // `O_NONBLOCK` changes nothing for a regular file (its reads never block): it stays set.
         return .success((descriptor, Int(info.st_size)))
     }
 
@@ -137,6 +136,7 @@ public struct ReadFailure: Error, CustomStringConvertible, Sendable, Equatable {
         case let .notRegular(kind): return "\(kind), not a regular file: not read"
         case let .tooLarge(bytes): return "larger than \(bytes) bytes (limits.fileBytes), not read"
         case .notUTF8: return "not UTF-8 text"
+        case let .system(code) where code == ENOENT: return "no such file or folder"
         case let .system(code): return String(cString: strerror(code)).lowercased()
         }
     }

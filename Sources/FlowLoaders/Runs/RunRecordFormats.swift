@@ -97,7 +97,7 @@ public enum RunRecordFormats {
         do {
             first = try handle.read(upToCount: max(blockSize, headLength)) ?? Data()
         } catch {
-            return receive(RunRecords(findings: [.invalidInput("cannot read the run records: \(error.localizedDescription)", at: SourceLocation(file: file))]))
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records: \(WriteFailure.cause(of: error))", at: SourceLocation(file: file))]))
         }
         var pending = [UInt8](first)
         let head = String(decoding: pending.prefix(headLength), as: UTF8.self)
@@ -131,7 +131,7 @@ public enum RunRecordFormats {
                 next = try handle.read(upToCount: blockSize) ?? Data()
             } catch {
                 // What was read is kept; the rest of the file is reported, not passed over.
-                receive(RunRecords(findings: [.invalidInput("cannot read the run records after line \(number): \(error.localizedDescription)",
+                receive(RunRecords(findings: [.invalidInput("cannot read the run records after line \(number): \(WriteFailure.cause(of: error))",
                                                             at: SourceLocation(file: file, line: max(number, 1), column: 1))]))
                 next = Data()
             }
