@@ -53,7 +53,7 @@ extension FlowLens {
     /// `directory`; returns the paths written. `format` is `.svg` or `.dot` (or `.png`, `.pdf`).
     @discardableResult
     public static func writeDiagrams(of diff: GraphDiff, to directory: String, format: ExportFormat = .svg) throws -> [String] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try AtomicFile.createFolder(directory)
         AtomicFile.removeStaleTemporaries(in: directory)
         var written: [String] = []
         let names = Exporter.fileNames(for: diff.flows.map(\.union))

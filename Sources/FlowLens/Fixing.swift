@@ -136,14 +136,15 @@ public enum FixPlanner {
     public static func write(_ plan: Plan, path: (String) -> String = { $0 }) -> (written: [FileChange], skipped: [String], failures: [WriteFailure]) {
         var written: [FileChange] = [], skipped: [String] = [], failures: [WriteFailure] = []
         for change in plan.changes {
-            let target = (path(change.file) as NSString).resolvingSymlinksInPath
-            guard let now = try? String(contentsOfFile: target, encoding: .utf8), now == change.before else {
+            // A flow file that is a symbolic link (discovery read it: it leads inside the tree) is
+            // fixed through the link: its target is rewritten, keeping its permissions, and the link stays.
+            let target = path(change.file)
+            guard case let .success(now) = InputReading.text(atPath: target, maximumBytes: .max - 1), now == change.before else {
                 skipped.append("\(change.file): not fixed: the file changed since it was read")
                 continue
             }
-            let mode = (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)?.uint16Value
             do {
-                try AtomicFile.write(Data(change.after.utf8), to: target, mode: mode.map { mode_t($0) } ?? 0o644)
+                try AtomicFile.write(Data(change.after.utf8), to: target, throughLink: true)
                 written.append(change)
             } catch {
                 failures.append(error)

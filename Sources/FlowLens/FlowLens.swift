@@ -124,11 +124,7 @@ public struct Exporter: Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw WriteFailure(path: directory, cause: "it is a file, not a folder")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw WriteFailure(path: directory, cause: WriteFailure.cause(of: error))
-        }
+        try AtomicFile.createFolder(directory)
         AtomicFile.removeStaleTemporaries(in: directory)
         var written: [String] = []
         var failures: [WriteFailure] = []

@@ -142,20 +142,23 @@ public struct Pipeline {
     /// folder (a nested `.flowlens.yml` governs its subtree whichever folder above it is checked),
     /// then standard input's file, then this shard's part.
     func discover(_ paths: [String], _ run: inout Run) {
-        var seen = Set<String>()
+        // One session for every path: a file reached under two of them (`x` and `./x`, a file and
+        // its folder) is read once, by its real path.
+        var discovery = InputDiscovery.Session(paths: paths, workingDirectory: workingDirectory)
         for path in paths {
             run.first = run.first ?? run.configurations.configuration(for: path)
             var configurations = run.configurations
-            let (found, findings) = InputDiscovery.discover([path], workingDirectory: workingDirectory) { absolute in
+            let result = discovery.discover(path) { absolute in
                 let configuration = configurations.configuration(forFile: absolute)
                 return configuration.includes(relativePath: FlowLens.relativePath(absolute, to: configuration.baseDirectory, workingDirectory))
             }
+            let found = result.files, findings = result.findings
             run.configurations = configurations
             run.discoveryFindings += findings
-            if found.isEmpty, findings.isEmpty, FlowLens.isFolder(path, workingDirectory) { run.emptyFolders.append(path) }
+            if found.isEmpty, findings.isEmpty, !result.foundBefore, FlowLens.isFolder(path, workingDirectory) { run.emptyFolders.append(path) }
             run.files.reserveCapacity(run.files.count + found.count)
             run.governing.reserveCapacity(run.governing.count + found.count)
-            for file in found where seen.insert(file.path).inserted {
+            for file in found {
                 run.files.append(file)
                 run.governing[file.displayPath] = run.configurations.configuration(forFile: file.path)
             }
@@ -223,7 +226,7 @@ public struct Pipeline {
         guard reportsRunFindings else { return }
         run.findings += run.configurations.findings
         for path in run.configurations.filesRead {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            guard case let .success(text) = InputReading.text(atPath: path, maximumBytes: run.limits.fileBytes),
                   let marker = SuppressionScanner.commentMarker(forPath: path) else { continue }
             run.suppressions += SuppressionScanner.scan(text, file: InputDiscovery.displayPath(path, workingDirectory), marker: marker)
         }
@@ -264,10 +267,10 @@ public struct Pipeline {
     func locateFixes(_ run: inout Run) {
         guard !run.files.isEmpty else { return }
         let paths = Dictionary(run.files.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
-        let texts = run.texts
+        let texts = run.texts, limits = run.limits
         run.findings = FixPlanner.locateFixes(in: run.findings) { file in
             guard let path = paths[file] else { return nil }
-            return texts[path] ?? (try? String(contentsOfFile: path, encoding: .utf8))
+            return texts[path] ?? (try? InputReading.text(atPath: path, maximumBytes: limits.fileBytes).get())
         }
     }
 

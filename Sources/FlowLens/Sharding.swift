@@ -98,7 +98,8 @@ public enum ShardPlanner {
 
         init(files: [InputFile], limits: Limits) {
             for file in files {
-                guard let data = FileManager.default.contents(atPath: file.path), data.count <= limits.fileBytes else { continue }
+                guard case let .success(bytes) = InputReading.bytes(atPath: file.path, maximumBytes: limits.fileBytes) else { continue }
+                let data = Data(bytes)
                 for word in String(decoding: data, as: UTF8.self).split(whereSeparator: Self.separators.contains) { words.insert(word) }
             }
         }

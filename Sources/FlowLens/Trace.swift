@@ -4,9 +4,10 @@ extension FlowLens {
     /// Whether the file at `path` holds run records (a format FlowLens reads recognises its content):
     /// how `flowlens trace` tells the records it is given from the flows.
     public static func holdsRunRecords(_ path: String) -> Bool {
-        guard !isFolder(path, FileManager.default.currentDirectoryPath),
-              let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
+        // Opened as every input is: a FIFO or device given here is not a file of run records, and
+        // is not waited on.
+        guard case let .success(opened) = InputReading.openRegular(atPath: path) else { return false }
+        let handle = FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true)
         // The formats are recognised from the start of a file.
         let head = String(decoding: handle.readData(ofLength: RunRecordFormats.headLength), as: UTF8.self)
         return RunRecordFormats.all.contains { $0.recognises(head) }

@@ -44,7 +44,7 @@ while let argument = arguments.popFirst() {
     case "--events": replayEvents = Int(arguments.popFirst() ?? "") ?? replayEvents
     case "--keep-corpus": keepCorpus = arguments.popFirst()
     default:
-        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N] [--keep-corpus DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: FlowLensBenchmarks [--lines N] [--runs N] [--only check|diagram|flows|export|trace|shapes] [--dump-dot DIR] [--steps N] [--error-every N] [--flow-sizes N,N,...] [--events N] [--keep-corpus DIR]\n".utf8))
         exit(2)
     }
 }
@@ -55,7 +55,7 @@ while let argument = arguments.popFirst() {
 // and a peak memory read in a part counted the corpora's; a child of a large process would inherit
 // its high-water mark across `exec` too (see `peakMemory`).
 if only == nil {
-    for part in ["check", "diagram", "flows", "export", "trace"] {
+    for part in ["check", "diagram", "flows", "export", "trace", "shapes"] {
         fflush(nil)  // what this process printed comes first
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
@@ -81,6 +81,10 @@ if only == "export" {
 }
 if only == "trace" {
     replayBenchmark(events: replayEvents)
+    exit(0)
+}
+if only == "shapes" {
+    try linearShapesBenchmark()
     exit(0)
 }
 

@@ -66,8 +66,16 @@ public enum ConfigurationLoader {
         configuration.file = shown
         configuration.files = [shown]
         var file = ConfigurationFile(configuration: configuration)
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            file.findings = [.invalidInput("cannot read the configuration file", at: SourceLocation(file: shown))]
+        // Read as every input is: a regular file, inside the tree, within the bound of a flow file.
+        if let outside = InputDiscovery.linkLeavingTree(path, workingDirectory: workingDirectory) {
+            file.findings = [.invalidInput("cannot read the configuration file: \(outside)", at: SourceLocation(file: shown))]
+            return file
+        }
+        let text: String
+        switch InputReading.text(atPath: path, maximumBytes: Limits.default.fileBytes) {
+        case let .success(read): text = read
+        case let .failure(failure):
+            file.findings = [.invalidInput("cannot read the configuration file: \(failure.cause)", at: SourceLocation(file: shown))]
             return file
         }
         do {

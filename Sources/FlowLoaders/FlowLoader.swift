@@ -217,53 +217,26 @@ public struct SourceLoader: Sendable {
         case unreadable(Finding)
     }
 
+    /// A file's text, read the one way inputs are (`InputReading`): a FIFO, device or socket is
+    /// refused without a blocking read, a file over the bound is never loaded into memory.
     private static func read(_ file: InputFile, maximumBytes: Int) -> ReadResult {
-        let tooLarge = ReadResult.unreadable(.invalidInput("file is larger than \(maximumBytes) bytes (limits.fileBytes), not read",
-                                                           at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
-        let cannotRead = ReadResult.unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
-        // One `open`, `fstat` and `read` into the bytes the text is made from: through `FileManager`
-        // and `Data` a file cost a second `stat`, Foundation's own checks and a copy more.
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return cannotRead }
-        defer { close(descriptor) }
-        // The per-file budget is checked before reading: a huge file is never loaded into memory.
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return cannotRead }
-        guard Int(info.st_size) <= maximumBytes else { return tooLarge }
-        guard let bytes = readToEnd(descriptor, size: Int(info.st_size), limit: maximumBytes + 1) else { return cannotRead }
-        guard bytes.count <= maximumBytes else { return tooLarge }  // it grew since `fstat`
-        // Foundation's UTF-8 decoding drops a byte order mark at the start, as every reader did when
-        // files were read through it: such a file is decoded by it still.
-        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(data: Data(bytes), encoding: .utf8) : String(validating: bytes, as: UTF8.self)
-        guard let text else {
-            return .unreadable(.invalidInput("file is not UTF-8 text", at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
-        }
-        return .text(text)
-    }
-
-    /// The bytes of an open file, read until its end or `limit` bytes; nil on an error. The first
-    /// read asks for one byte more than `size`, so that a file as large as `fstat` said ends in it.
-    static func readToEnd(_ descriptor: Int32, size: Int, limit: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var want = min(size + 1, limit)
-        var failed = false
-        while want > 0, !failed {
-            let piece = [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
-                count = 0
-                while count < want {
-                    let n = Foundation.read(descriptor, buffer.baseAddress! + count, want - count)
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0 { failed = true }
-                    if n <= 0 { break }
-                    count += n
-                }
+        switch InputReading.bytes(atPath: file.path, maximumBytes: maximumBytes) {
+        case let .success(bytes):
+            guard let text = InputReading.decode(bytes) else {
+                return .unreadable(.invalidInput("file is not UTF-8 text", at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
             }
-            let ended = piece.count < want
-            if bytes.isEmpty { bytes = piece } else { bytes += piece }
-            if ended { break }
-            want = min(max(want, 1 << 16), limit - bytes.count)
+            return .text(text)
+        case let .failure(failure):
+            switch failure.reason {
+            case let .tooLarge(bytes):
+                return .unreadable(.invalidInput("file is larger than \(bytes) bytes (limits.fileBytes), not read",
+                                                 at: SourceLocation(file: file.displayPath, line: 1, column: 1)))
+            case .notRegular:
+                return .unreadable(.invalidInput(failure.cause, at: SourceLocation(file: file.displayPath)))
+            default:
+                return .unreadable(.invalidInput("cannot read file", at: SourceLocation(file: file.displayPath)))
+            }
         }
-        return failed ? nil : bytes
     }
 
     /// Flow ids must be unique in a run (reports, file names and the analysis of each flow key on

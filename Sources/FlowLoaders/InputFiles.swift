@@ -123,109 +123,245 @@ public struct InputFile: Hashable, Sendable {
 
 /// Turns the paths a user gave into the files to load.
 ///
-/// Folders are walked recursively (hidden folders such as `.git` and `.build` are skipped, symbolic
-/// links are followed once: a file reached twice is read once); files are chosen by name. A path that
-/// does not exist, or a file given by name that FlowLens cannot read, becomes an `invalid-input`
-/// finding, never an exception, so the other paths are still analysed.
+/// Folders are walked recursively (hidden folders such as `.git` and `.build` are skipped); files are
+/// chosen by name, and only regular files are read. A file reached twice (through a link, or under
+/// two paths given, such as `x` and `./x`, or a file and its folder) is read once: files are told
+/// apart by their real path. Symbolic links found in a walk are followed only while their real path
+/// stays inside one of the folders given (a link out of the tree is not read, a folder link out of
+/// it is not walked, and no cycle is walked twice); a path given by name that goes through a link is
+/// read only if its real path stays inside the working directory (or, for a path outside it, inside
+/// the folder the path names it in) or inside a folder given. A FIFO, device or socket named like a
+/// file FlowLens reads is reported, never opened. A path that does not exist, or a file given by
+/// name that FlowLens cannot read, becomes an `invalid-input` finding, never an exception, so the
+/// other paths are still analysed.
 public enum InputDiscovery {
     /// The files under `paths`, sorted by display path, and findings for paths that cannot be used.
     public static func discover(_ paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath,
                                 includeWalked: ((String) -> Bool)? = nil)
         -> (files: [InputFile], findings: [Finding])
     {
-        let fm = FileManager.default
+        var session = Session(paths: paths, workingDirectory: workingDirectory)
         var files: [InputFile] = []
         var findings: [Finding] = []
-        var seen = Set<String>()  // resolved real paths, so links and repeated arguments are read once
-        var reportedLinks = Set<String>()  // broken links, reported once however they are reached
-
-        /// `real` is the file's canonical path when the walk knows it (a file that is no link, in a
-        /// folder whose canonical path is known), else `realpath` finds it.
-        func add(_ path: String, explicit: Bool, shownAs given: String? = nil, real known: String? = nil) {
-            let shown = displayPath(given ?? path, workingDirectory)
-            let real = known ?? canonicalPath(path)
-            guard let kind = SourceKind.of(path: path) else {
-                if explicit {
-                    findings.append(.invalidInput(
-                        "not a file FlowLens reads (expected \(SourceKind.patternsDescription))",
-                        at: SourceLocation(file: shown)))
-                }
-                return
-            }
-            guard seen.insert(real).inserted else { return }
-            files.append(InputFile(path: path, displayPath: shown, kind: kind))
-        }
-
-        /// Walks `folder`, whose canonical path is `real`.
-        func walk(_ folder: String, real: String) {
-            guard let entries = entries(of: folder) else {
-                findings.append(.invalidInput("cannot list folder", at: SourceLocation(file: displayPath(folder, workingDirectory))))
-                return
-            }
-            for (name, type) in entries.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
-                let child = (folder as NSString).appendingPathComponent(name)
-                if type == .undecodable {
-                    // A name that is not UTF-8 cannot be opened through a `String` path: one named like
-                    // a file FlowLens reads is reported, not dropped without a word.
-                    if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true {
-                        findings.append(.invalidInput("the file's name is not valid UTF-8: not read (rename it)",
-                                                      at: SourceLocation(file: displayPath(child, workingDirectory))))
-                    }
-                    continue
-                }
-                // A plain file or folder (no link) of a folder whose canonical path is known has that
-                // path and its name as its own, where `realpath` would look at every folder of the
-                // path again; the listing tells which it is (or one `lstat`, on a file system that
-                // does not say). A link is followed by `stat` and resolved by `realpath`.
-                let mode = type == .unknown ? entryType(atPath: child) : type
-                let isLink = mode == .link
-                let realChild = isLink ? nil : (real == "/" ? "/" : real + "/") + name
-                var isDir = ObjCBool(mode == .folder)
-                guard !isLink || fm.fileExists(atPath: child, isDirectory: &isDir) else {
-                    // A link to nothing (or to itself): skipped, but one named like a file FlowLens
-                    // reads is reported, or its flows would vanish from the run without a word.
-                    if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true, let problem = brokenLink(child),
-                       reportedLinks.insert(lexicallyNormalised(child)).inserted {
-                        findings.append(.invalidInput(problem, at: SourceLocation(file: displayPath(child, workingDirectory))))
-                    }
-                    continue
-                }
-                if isDir.boolValue {
-                    let real = realChild ?? canonicalPath(child)
-                    guard seen.insert(real + "/").inserted else { continue }  // a link back up the tree
-                    walk(child, real: real)
-                } else if includeWalked?(child) ?? true {
-                    // A configuration's include/exclude patterns choose among the files of a folder;
-                    // a file named explicitly is always read.
-                    add(child, explicit: false, real: realChild)
-                }
-            }
-        }
-
-        for given in paths {
-            // Relative paths are relative to the working directory given, not the process's.
-            let path = given.hasPrefix("/") ? given : (workingDirectory as NSString).appendingPathComponent(given)
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                let link = brokenLink(path)
-                if link == nil || reportedLinks.insert(lexicallyNormalised(path)).inserted {
-                    findings.append(.invalidInput(link ?? "no such file or folder", at: SourceLocation(file: displayPath(given, workingDirectory))))
-                }
-                continue
-            }
-            if isDir.boolValue {
-                let real = canonicalPath(path)
-                if seen.insert(real + "/").inserted { walk(path, real: real) }
-            } else {
-                add(path, explicit: true, shownAs: given)
-            }
+        for path in paths {
+            let found = session.discover(path, includeWalked: includeWalked)
+            files += found.files
+            findings += found.findings
         }
         files.sort { $0.displayPath < $1.displayPath }
         return (files, findings)
     }
 
-    /// What a folder's listing says an entry is.
-    enum EntryType { case folder, link, other, unknown, undecodable }
+    /// One run's discovery of several paths, one at a time: what was read for one path is not read
+    /// again for another, and links may lead into any folder given.
+    public struct Session {
+        let workingDirectory: String
+        /// The real paths of the folders given whose links stay inside where they may go.
+        var roots: [String] = []
+        /// The real path of the working directory, and of each given path's folder, by lexical path.
+        var realFolders: [String: String] = [:]
+        var seen = Set<String>()           // real paths (folders with a `/` after), so each is read once
+        var reportedLinks = Set<String>()  // broken links, reported once however they are reached
+
+        /// A session for `paths` (the folders among them are where walked links may lead).
+        public init(paths: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) {
+            self.workingDirectory = workingDirectory
+            for given in paths {
+                let path = absolute(given)
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+                let real = canonicalPath(path)
+                if isInside(real, trustedBase(of: path)) { roots.append(real) }
+            }
+        }
+
+        /// What a path given contributes.
+        public struct Found {
+            /// Its files not read already in this session, sorted as a walk finds them.
+            public var files: [InputFile] = []
+            /// Why parts of it cannot be read.
+            public var findings: [Finding] = []
+            /// It, or a file in it, was reached already in this session (for another path given): a
+            /// folder that adds no file is then no empty folder.
+            public var foundBefore = false
+        }
+
+        /// The files under the path `given` (relative to the working directory) not found yet, and
+        /// findings for what cannot be read; walked files are kept when `includeWalked` says so.
+        public mutating func discover(_ given: String, includeWalked: ((String) -> Bool)? = nil) -> Found {
+            var found = Found()
+            let path = absolute(given)
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                let link = brokenLink(path)
+                if link == nil || reportedLinks.insert(lexicallyNormalised(path)).inserted {
+                    found.findings.append(.invalidInput(link ?? "no such file or folder", at: SourceLocation(file: displayPath(given, workingDirectory))))
+                }
+                return found
+            }
+            let real = canonicalPath(path)
+            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            guard isInside(real, trustedBase(of: path)) || (!isFolder && isInsideRoot(real)) else {
+                found.findings.append(.invalidInput(
+                    "the path leads through a symbolic link to '\(real)', outside the working directory: not read",
+                    at: SourceLocation(file: displayPath(given, workingDirectory))))
+                return found
+            }
+            if isFolder {
+                if seen.insert(real + "/").inserted {
+                    walk(path, real: real, includeWalked, &found)
+                } else {
+                    found.foundBefore = true
+                }
+            } else {
+                add(path, mode: info.st_mode, explicit: true, shownAs: given, real: real, &found)
+            }
+            return found
+        }
+
+        /// Adds the file at `path`, whose real path is `real`, if FlowLens reads it and it was not read yet.
+        mutating func add(_ path: String, mode: mode_t, explicit: Bool, shownAs given: String? = nil, real: String, _ found: inout Found) {
+            let shown = displayPath(given ?? path, workingDirectory)
+            guard let kind = SourceKind.of(path: path) else {
+                if explicit {
+                    found.findings.append(.invalidInput(
+                        "not a file FlowLens reads (expected \(SourceKind.patternsDescription))",
+                        at: SourceLocation(file: shown)))
+                }
+                return
+            }
+            guard (mode & S_IFMT) == S_IFREG else {
+                // A FIFO would block the read forever, a device may never end: named like a flow
+                // file, it is reported, and never opened.
+                if seen.insert(real).inserted {
+                    found.findings.append(.invalidInput("\(InputReading.kindName(mode)), not a regular file: not read",
+                                                        at: SourceLocation(file: shown)))
+                }
+                return
+            }
+            guard seen.insert(real).inserted else {
+                found.foundBefore = true
+                return
+            }
+            found.files.append(InputFile(path: path, displayPath: shown, kind: kind))
+        }
+
+        /// Walks `folder`, whose real path is `real`.
+        mutating func walk(_ folder: String, real: String, _ includeWalked: ((String) -> Bool)?, _ found: inout Found) {
+            guard let entries = entries(of: folder) else {
+                found.findings.append(.invalidInput("cannot list folder", at: SourceLocation(file: displayPath(folder, workingDirectory))))
+                return
+            }
+            for (name, type) in entries.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
+                let child = (folder as NSString).appendingPathComponent(name)
+                if type == .undecodable {
+                    // A name that is not UTF-8 cannot be opened through a `String` path: one named like a
+                    // file FlowLens reads is reported, not dropped without a word.
+                    if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true {
+                        found.findings.append(.invalidInput("the file's name is not valid UTF-8: not read (rename it)",
+                                                            at: SourceLocation(file: displayPath(child, workingDirectory))))
+                    }
+                    continue
+                }
+                // A plain file or folder (no link) of a folder whose real path is known has that path
+                // and its name as its own, where `realpath` would look at every folder of the path
+                // again; the listing tells which it is (or one `lstat`, on a file system that does not
+                // say). A link is followed by `stat`, resolved by `realpath`, and must stay inside.
+                let listed = type == .unknown ? entryType(atPath: child) : type
+                var mode: mode_t
+                var realChild: String
+                if listed == .link {
+                    var info = stat()
+                    guard stat(child, &info) == 0 else {
+                        // A link to nothing (or to itself): skipped, but one named like a file FlowLens
+                        // reads is reported, or its flows would vanish from the run without a word.
+                        if SourceKind.of(path: child) != nil, includeWalked?(child) ?? true, let problem = brokenLink(child),
+                           reportedLinks.insert(lexicallyNormalised(child)).inserted {
+                            found.findings.append(.invalidInput(problem, at: SourceLocation(file: displayPath(child, workingDirectory))))
+                        }
+                        continue
+                    }
+                    mode = info.st_mode
+                    realChild = canonicalPath(child)
+                    guard isInsideRoot(realChild) else {
+                        // Out of the folders given: a folder is not walked (`ln -s / root` would walk the
+                        // machine), a file named like a flow file is reported and not read.
+                        if (mode & S_IFMT) != S_IFDIR, SourceKind.of(path: child) != nil, includeWalked?(child) ?? true,
+                           reportedLinks.insert(lexicallyNormalised(child)).inserted {
+                            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: child)) ?? realChild
+                            found.findings.append(.invalidInput("symbolic link to '\(target)', outside the folders given: not read",
+                                                                at: SourceLocation(file: displayPath(child, workingDirectory))))
+                        }
+                        continue
+                    }
+                } else {
+                    mode = listed == .folder ? S_IFDIR : listed == .file ? S_IFREG : listed == .special ? 0 : S_IFREG
+                    realChild = (real == "/" ? "/" : real + "/") + name
+                    if listed == .special {
+                        var info = stat()
+                        mode = lstat(child, &info) == 0 ? info.st_mode : S_IFIFO
+                    }
+                }
+                if (mode & S_IFMT) == S_IFDIR {
+                    guard seen.insert(realChild + "/").inserted else { continue }  // a link back up the tree
+                    walk(child, real: realChild, includeWalked, &found)
+                } else if includeWalked?(child) ?? true {
+                    // A configuration's include/exclude patterns choose among the files of a folder;
+                    // a file named explicitly is always read.
+                    add(child, mode: mode, explicit: false, real: realChild, &found)
+                }
+            }
+        }
+
+        func absolute(_ given: String) -> String {
+            // Relative paths are relative to the working directory given, not the process's.
+            given.hasPrefix("/") ? given : (workingDirectory as NSString).appendingPathComponent(given)
+        }
+
+        /// Where a path given by name may lead through links: the working directory's real path for
+        /// a path inside it, else the real path of the folder the path names it in (a link given
+        /// by name may point beside itself, not out).
+        mutating func trustedBase(of path: String) -> String {
+            // Keyed by the folder it depends on: "" for the working directory.
+            let lexical = lexicallyNormalised(path)
+            let folder = isInside(lexical, lexicallyNormalised(workingDirectory)) ? "" : InputDiscovery.folder(of: lexical)
+            if let known = realFolders[folder] { return known }
+            let real = InputDiscovery.trustedBase(of: path, workingDirectory: workingDirectory)
+            realFolders[folder] = real
+            return real
+        }
+
+        /// Whether the real path `real` is one of the folders given or inside one.
+        func isInsideRoot(_ real: String) -> Bool {
+            roots.contains { isInside(real, $0) }
+        }
+    }
+
+    /// Where a path given by name may lead through links (`path` absolute): the working directory's
+    /// real path for a path inside it, else the real path of the folder the path names it in.
+    static func trustedBase(of path: String, workingDirectory: String) -> String {
+        let lexical = lexicallyNormalised(path)
+        let base = lexicallyNormalised(workingDirectory)
+        return canonicalPath(isInside(lexical, base) ? base : folder(of: lexical))
+    }
+
+    /// Why the file at `path` (absolute, or relative to `workingDirectory`) is not read because a
+    /// symbolic link on its way leads out of where it may (`trustedBase`); nil when it may be read.
+    /// For inputs other than flows: configuration files, baselines, run records.
+    public static func linkLeavingTree(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+        let absolute = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        let real = canonicalPath(absolute)
+        if isInside(real, trustedBase(of: absolute, workingDirectory: workingDirectory)) { return nil }
+        return "the path leads through a symbolic link to '\(real)', outside the working directory: not read"
+    }
+
+    /// Whether `path` is `folder` or inside it (both absolute, normalised).
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        folder == "/" || path == folder || (path.hasPrefix(folder) && path.utf8.dropFirst(folder.utf8.count).first == UInt8(ascii: "/"))
+    }
+
+    /// What a folder's listing says an entry is: a regular file, a FIFO, device or socket (`special`).
+    enum EntryType { case folder, link, file, special, other, unknown, undecodable }
 
     /// The names in `folder` and what each is, as `readdir` lists them (`.` and `..` left out), in no
     /// particular order; nil when the folder cannot be opened. The type is `.unknown` where the
@@ -246,6 +382,8 @@ public enum InputDiscovery {
             case _ where !valid: type = .undecodable
             case Int32(DT_DIR): type = .folder
             case Int32(DT_LNK): type = .link
+            case Int32(DT_REG): type = .file
+            case Int32(DT_FIFO), Int32(DT_CHR), Int32(DT_BLK), Int32(DT_SOCK): type = .special
             case Int32(DT_UNKNOWN): type = .unknown
             default: type = .other
             }
@@ -254,15 +392,16 @@ public enum InputDiscovery {
         return entries
     }
 
-    /// What `lstat` says the entry at `path` is: a folder, a link, or another file; a link when it is
-    /// gone (then it is treated as a broken one).
+    /// What `lstat` says the entry at `path` is: a folder, a link, a regular file or a special one; a
+    /// link when it is gone (then it is treated as a broken one).
     static func entryType(atPath path: String) -> EntryType {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .link }
         switch info.st_mode & S_IFMT {
         case S_IFLNK: return .link
         case S_IFDIR: return .folder
-        default: return .other
+        case S_IFREG: return .file
+        default: return .special
         }
     }
 

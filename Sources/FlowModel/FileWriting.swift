@@ -64,29 +64,69 @@ public enum AtomicFile {
         return nil
     }
 
-    /// Writes `data` to `path` atomically, the file's permissions `mode`; the error names the path
-    /// and the cause. `removingStaleTemporaries`: first remove what interrupted runs left in the
-    /// file's folder (for a single file a command writes, such as a cache; an export does it once
-    /// for its folder).
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644, removingStaleTemporaries: Bool = false) throws(WriteFailure) {
-        let folder = (path as NSString).deletingLastPathComponent
+    /// Writes `data` to `path` atomically, the file's permissions `mode` (nil: those of the file it
+    /// replaces, else 0644 under the umask); the error names the path and the cause. Only a regular
+    /// file is replaced: a device, FIFO, socket, folder or symbolic link at `path` is a `WriteFailure`
+    /// and nothing is changed (`--write-baseline /dev/null` as root must not replace the system's
+    /// `/dev/null`). `throughLink`: a symbolic link at `path` is written through, to the regular file
+    /// it leads to, which keeps its permissions, and the link stays a link (`check --fix`).
+    /// `removingStaleTemporaries`: first remove what interrupted runs left in the file's folder (for
+    /// a single file a command writes, such as a cache; an export does it once for its folder).
+    public static func write(_ data: Data, to path: String, mode: mode_t? = nil, throughLink: Bool = false,
+                             removingStaleTemporaries: Bool = false) throws(WriteFailure) {
+        var target = path
+        if throughLink, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let replaced = try replaceableMode(target, shownAs: path)
+        let folder = (target as NSString).deletingLastPathComponent
         if removingStaleTemporaries { removeStaleTemporaries(in: folder.isEmpty ? "." : folder) }
         let temporary = (folder.isEmpty ? "." : folder) + "/" + prefix + "\(getpid())-" + UUID().uuidString.prefix(8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw failure(path, errno) }
-        // A source file keeps its permissions when a fix rewrites it (open's mode is masked by umask).
-        if mode != 0o644 { _ = fchmod(fd, mode) }
+        // A file replaced keeps its permissions (a source file a fix rewrites); open's mode is masked by umask.
+        if let mode = mode ?? replaced, mode != 0o644 { _ = fchmod(fd, mode) }
         let result = data.withUnsafeBytes { writeAll($0, to: fd) ?? 0 }
         if result != 0 || close(fd) != 0 {
             let code = result != 0 ? result : errno
             unlink(temporary)
             throw failure(path, code)
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
             throw failure(path, code)
         }
+    }
+
+    /// Whether `path` may be replaced: nothing is there (nil), or a regular file (its permissions);
+    /// anything else is a `WriteFailure` naming it as `shown`.
+    @discardableResult
+    public static func replaceableMode(_ path: String, shownAs shown: String? = nil) throws(WriteFailure) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }  // nothing there (or the write will say why not)
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let kind = InputReading.kindName(info.st_mode)
+            throw WriteFailure(path: shown ?? path, cause: "it is \(kind), not a regular file: nothing was written")
+        }
+        return info.st_mode & 0o7777
+    }
+
+    /// Makes the folder `path` and the folders above it that are missing (as `mkdir -p`); the error
+    /// names the path and says why in the system's words ("not a directory" when a file is where a
+    /// folder should be), never Foundation's error codes.
+    public static func createFolder(_ path: String) throws(WriteFailure) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw WriteFailure(path: path, cause: "'\(path)' is \(InputReading.kindName(info.st_mode)), not a folder")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try createFolder(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw failure(path, errno) }
     }
 
     /// Removes the temporary files that runs no longer running left in `folder`: FlowLens's whose

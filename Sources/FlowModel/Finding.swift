@@ -54,8 +54,10 @@ public struct Finding: Hashable, Sendable, Codable {
     public var rule: String
     /// How serious it is.
     public var severity: Severity
-    /// One sentence a person can act on.
-    public var message: String
+    /// One sentence a person can act on; at most `Excerpt.messageBytes` bytes (longer text is cut).
+    public var message: String {
+        didSet { if message.utf8.count > Excerpt.messageBytes { message = Excerpt.bounded(message) } }
+    }
     /// Where to look; nil only when the source has no location at all.
     public var location: SourceLocation?
     /// The flow id.
@@ -80,7 +82,7 @@ public struct Finding: Hashable, Sendable, Codable {
                 related: [RelatedLocation] = [], path: [String] = [], fix: Fix? = nil) {
         self.rule = rule
         self.severity = severity
-        self.message = message
+        self.message = Excerpt.bounded(message)
         self.location = location
         self.flow = flow
         self.step = step

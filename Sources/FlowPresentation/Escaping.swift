@@ -434,6 +434,31 @@ public enum DisplayText {
             || Escaping.isNoncharacter(scalar)
     }
 
+    /// Whether `scalar` hides or reorders text without being a control character: bidirectional
+    /// embeddings, overrides, isolates and marks, zero-width characters, the byte-order mark, line and
+    /// paragraph separators ("Trojan Source"). Controls are each output language's to escape.
+    public static func isInvisibleFormatting(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0x061C
+    }
+
+    /// `text` with each character that would hide or reorder what a report shows written visibly
+    /// (`<U+202E>`), as the diagrams show it; nothing else changed, nothing cut. What the text, GitHub,
+    /// GitLab, Markdown, JUnit and checkstyle reports print of a finding goes through here.
+    public static func marked(_ text: String) -> String {
+        if Escaping.isPlainASCII(text, lineFeeds: true) || !text.unicodeScalars.contains(where: isInvisibleFormatting) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isInvisibleFormatting(scalar) {
+                out.append(contentsOf: ("<U+" + Escaping.hex(scalar, uppercase: true) + ">").unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     /// `text` with each hidden character written as `<U+202E>` (a tab as a space), then capped at
     /// `limit` characters with "…".
     public static func visible(_ text: String, limit: Int? = maximumLength) -> String {

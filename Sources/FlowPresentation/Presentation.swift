@@ -65,6 +65,9 @@ public struct FlowStatus: Hashable, Sendable {
     /// The findings that count for `flow`: those of the flow and of every sub-machine it contains.
     /// (For every flow of a run, group them once: `FlowFindings`.)
     public static func findings(of flow: Flow, in findings: [Finding], flows: [Flow]) -> [Finding] {
+        // Findings of no other flow (what an export hands each diagram) need no scope: finding it
+        // reads every flow, which made drawing every flow of a run quadratic in the flows.
+        if !findings.contains(where: { $0.flow != nil && $0.flow != flow.id }) { return findings.filter { $0.flow == flow.id } }
         let ids = SubMachines.scope(of: flow, flows: flows)
         return findings.filter { $0.flow.map(ids.contains) ?? false }
     }

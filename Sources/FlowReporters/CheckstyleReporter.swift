@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// Checkstyle XML, the format Jenkins (Warnings Next Generation), reviewdog, Danger, Codacy and
 /// many code-review bots import:
@@ -45,7 +46,7 @@ public struct CheckstyleReporter: Reporter {
             if location.column > 0 { out += XMLEscaping.attribute("column", String(location.column)) }
         }
         out += XMLEscaping.attribute("severity", Self.severity(finding.severity))
-        out += XMLEscaping.attribute("message", finding.message)
+        out += XMLEscaping.attribute("message", DisplayText.marked(finding.message))
         out += XMLEscaping.attribute("source", "flowlens.\(finding.rule)")
         return out + "/>"
     }

@@ -34,7 +34,7 @@ public struct GitHubReporter: Reporter {
         }
         properties.append(("title", finding.rule))
         let list = properties.map { "\($0.0)=\(Self.escapeProperty($0.1))" }.joined(separator: ",")
-        return "::\(Self.command(for: finding.severity)) \(list)::\(Self.escapeData(finding.message))\n"
+        return "::\(Self.command(for: finding.severity)) \(list)::\(Self.escapeData(DisplayText.marked(finding.message)))\n"
     }
 
     /// The command name for a severity.

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// GitLab Code Quality: the Code Climate JSON array GitLab reads from a `codequality` report
 /// artifact and shows in merge requests (the widget and the diff):
@@ -40,7 +41,7 @@ public struct GitLabReporter: Reporter {
     func issue(_ finding: Finding, fingerprint: String) -> JSONValue {
         let line = max(finding.location?.line ?? 1, 1)
         return .object([
-            ("description", .string("\(finding.message) [\(finding.rule)]")),
+            ("description", .string("\(DisplayText.marked(finding.message)) [\(finding.rule)]")),
             ("check_name", .string(finding.rule)),
             ("fingerprint", .string(fingerprint)),
             ("severity", .string(Self.severity(finding.severity))),

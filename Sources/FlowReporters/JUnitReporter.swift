@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// JUnit XML, for the CI test-report views (GitLab merge requests, Jenkins, Azure Pipelines,
 /// CircleCI, Buildkite, and GitHub through test-report actions):
@@ -75,7 +76,7 @@ public struct JUnitReporter: Reporter {
                 + file + lineAttribute + ">\n"
             let details = XMLEscaping.escapeText(Self.details(finding))
             if fails(finding) {
-                out += "      <failure" + XMLEscaping.attribute("message", finding.message)
+                out += "      <failure" + XMLEscaping.attribute("message", DisplayText.marked(finding.message))
                     + XMLEscaping.attribute("type", finding.severity.rawValue) + ">" + details + "</failure>\n"
             } else {
                 out += "      <system-out>" + details + "</system-out>\n"
@@ -90,7 +91,7 @@ public struct JUnitReporter: Reporter {
     /// line break.
     static func details(_ finding: Finding) -> String {
         var lines = [String(TextReporter().line(finding).dropLast())]
-        for related in finding.related { lines.append("related: \(related.location): \(related.message)") }
+        for related in finding.related { lines.append(DisplayText.marked("related: \(related.location): \(related.message)")) }
         if !finding.path.isEmpty { lines.append("path: \(finding.path.joined(separator: " → "))") }
         return lines.joined(separator: "\n")
     }

@@ -50,7 +50,7 @@ public struct MarkdownReporter: Reporter {
         out += "| Severity | Rule | Location | Message |\n|---|---|---|---|\n"
         let shown = maxFindings.map { Array(report.findings.prefix($0)) } ?? report.findings
         for finding in shown {
-            out += "| \(finding.severity.rawValue) | \(Escaping.markdownCodeSpan(finding.rule)) | \(Self.location(finding.location)) | \(Escaping.markdownTableCell(finding.message)) |\n"
+            out += "| \(finding.severity.rawValue) | \(Escaping.markdownCodeSpan(finding.rule)) | \(Self.location(finding.location)) | \(Escaping.markdownTableCell(DisplayText.marked(finding.message))) |\n"
         }
         let hidden = report.findings.count - shown.count
         if hidden > 0 {

@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// The text format's source view, as actionlint shows findings:
 ///
@@ -52,9 +53,9 @@ extension TextReporter {
     /// The finding's line: `line(_:)`, coloured when asked.
     func header(_ finding: Finding, colors: Bool) -> String {
         guard colors else { return line(finding) }
-        let place = finding.location?.description ?? FlowLensTool.name
+        let place = DisplayText.marked(finding.location?.description ?? FlowLensTool.name)
         let severity = ANSI.paint(finding.severity.rawValue, ANSI.bold + ANSI.color(finding.severity))
-        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(finding.message) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
+        return "\(ANSI.paint(place + ":", ANSI.bold)) \(severity): \(DisplayText.marked(finding.message)) \(ANSI.paint("[\(finding.rule)]", ANSI.dim))\n"
     }
 
     /// The gutter, the source line and the caret line.
@@ -62,7 +63,23 @@ extension TextReporter {
         let number = String(line)
         let blank = String(repeating: " ", count: number.count)
         let bar = colors ? ANSI.paint("|", ANSI.dim) : "|"
-        let shown = Self.displayed(source)
+        // A long line is shown as a window around the column, never whole (a file of one 5 MB line).
+        var source = source, column = column, before = "", after = ""
+        let window = 2 * Excerpt.quotedCharacters
+        if source.utf8.count > window, case let count = source.count, count > window {
+            let start = max(0, min(column - 1 - window / 2, count - window))
+            let from = source.index(source.startIndex, offsetBy: start)
+            let to = source.index(from, offsetBy: window)
+            if start > 0 { before = "…" }
+            if to < source.endIndex { after = "…" }
+            source = source[from..<to]
+            if column > 0 { column = max(1, column - start) }
+        }
+        var shown = Self.displayed(source)
+        if !before.isEmpty || !after.isEmpty {
+            shown.text = before + shown.text + after
+            shown.offsets = shown.offsets.map { $0 + before.count }
+        }
         var out = "\(blank) \(bar)\n"
         out += (colors ? ANSI.paint(number, ANSI.dim) : number) + " \(bar)" + (shown.text.isEmpty ? "" : " " + shown.text) + "\n"
         if column > 0 {

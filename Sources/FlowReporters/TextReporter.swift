@@ -1,4 +1,5 @@
 import FlowModel
+import FlowPresentation
 
 /// One finding a line, in the format compilers and editors understand:
 /// `file:line:col: error: message [rule-id]`; or, with `style: .source`, each such line followed by
@@ -35,8 +36,9 @@ public struct TextReporter: Reporter {
 
     /// One finding's line, with its newline.
     public func line(_ finding: Finding) -> String {
-        let place = finding.location?.description ?? FlowLensTool.name
-        return "\(place): \(finding.severity.rawValue): \(finding.message) [\(finding.rule)]\n"
+        // Bidirectional controls and invisible characters are written visibly (`DisplayText.marked`).
+        let place = DisplayText.marked(finding.location?.description ?? FlowLensTool.name)
+        return "\(place): \(finding.severity.rawValue): \(DisplayText.marked(finding.message)) [\(finding.rule)]\n"
     }
 
     /// `3 errors, 1 warning in 4 flows (2 files)`.

@@ -151,6 +151,9 @@ public struct TraceReport: Sendable {
             out += "runs matched to no flow:\n"
             for run in unmatched { out += "  \(run.location.file):\(run.location.line): \(run.reason)\n" }
         }
-        return out.isEmpty ? "no runs read\n" : out
+        if out.isEmpty { return "no runs read\n" }
+        // Each line bounded (`Excerpt.messageBytes`): a step name of 5 MB in a record is not printed whole.
+        guard out.utf8.count > Excerpt.messageBytes else { return out }
+        return out.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.bounded(String($0)) }.joined(separator: "\n")
     }
 }

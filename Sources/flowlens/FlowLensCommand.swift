@@ -94,6 +94,9 @@ struct InputOptions: ParsableArguments {
     /// Runs the pipeline over the paths (`Pipeline`), writes the baseline if asked, and reports
     /// what the baseline does not accept, with the exit policy of the run.
     func run() throws -> Pipeline.Result {
+        // A file a run will write must be a regular file or nothing: said before any work is done.
+        if let writeBaseline { try Output.checkReplaceable(writeBaseline, "the baseline") }
+        if let cachePath { try Output.checkReplaceable(cachePath, "the cache") }
         let cache = cachePath.map(LoadCache.forCommandLine(path:))
         var pipeline = Pipeline(configurationFile: policy.config)
         pipeline.defines = try defineValues
@@ -125,20 +128,28 @@ struct InputOptions: ParsableArguments {
     func readBaseline() throws -> Baseline? {
         guard let baseline else { return nil }
         do {
-            return try Baseline(json: String(contentsOfFile: baseline, encoding: .utf8))
+            return try Baseline(json: InputReading.text(atPath: baseline, maximumBytes: Output.reportBytes).get())
         } catch let error as BaselineError {
             throw CommandFailure("cannot use the baseline '\(baseline)': \(error.description)")
-        } catch {
-            throw CommandFailure("cannot read the baseline '\(baseline)': \(WriteFailure.cause(of: error)); "
-                + "give an existing file, or write one with --write-baseline")
+        } catch let error as ReadFailure {
+            let hint = if case .system(ENOENT) = error.reason { "; give an existing file, or write one with --write-baseline" } else { "" }
+            throw CommandFailure("cannot read the baseline '\(baseline)': \(error.cause)\(hint)")
         }
     }
 
     /// The text of standard input and the path to report it under, when `--stdin-path` is given.
     func standardInput() throws -> (path: String, text: String)? {
         guard let stdinPath else { return nil }
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let text = String(data: data, encoding: .utf8) else {
+        // Bounded as a file is (`limits.fileBytes` of the configuration governing the path): read no
+        // further than the bound, so that `< /dev/zero` is refused, not held in memory.
+        let limit = FlowLens.configuration(for: stdinPath, file: policy.config).0.limits.fileBytes
+        let bytes: [UInt8]
+        switch InputReading.standardInput(maximumBytes: limit) {
+        case let .success(read): bytes = read
+        case let .failure(failure):
+            throw CommandFailure("cannot read standard input (read as '\(stdinPath)'): \(failure.cause)")
+        }
+        guard let text = InputReading.decode(bytes) else {
             throw CommandFailure("standard input (read as '\(stdinPath)') is not UTF-8 text; pipe the file's text in as UTF-8")
         }
         return (stdinPath, text)
@@ -242,6 +253,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
+        if let touch { try Output.checkReplaceable(touch, "the file") }
         var result = try input.run()
         if fix {
             result = try applyFixes(result)
@@ -266,7 +278,7 @@ extension Check {
     /// `--fix`: applies the report's fixes and returns the report of a second check; with `--dry-run`,
     /// prints the diff and exits with the status of the unchanged files.
     func applyFixes(_ result: Pipeline.Result) throws -> Pipeline.Result {
-        let plan = FixPlanner.plan(result.report.findings) { try? String(contentsOfFile: $0, encoding: .utf8) }
+        let plan = FixPlanner.plan(result.report.findings) { try? InputReading.text(atPath: $0, maximumBytes: Output.reportBytes).get() }
         let count = plan.changes.reduce(0) { $0 + $1.fixed.count }
         func files(_ n: Int) -> String { Plural.count(n, "file") }
         func fixes(_ n: Int) -> String { Plural.count(n, "finding") }
@@ -306,7 +318,7 @@ extension Check {
         guard format == .text else { return format.reporter(rules: RuleRegistry.descriptions) }
         let style = color.textStyle(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         guard style != .lines else { return TextReporter() }
-        return TextReporter(style: style, sources: TextReporter.sources(for: report) { try? String(contentsOfFile: $0, encoding: .utf8) })
+        return TextReporter(style: style, sources: TextReporter.sources(for: report) { try? InputReading.text(atPath: $0, maximumBytes: Output.reportBytes).get() })
     }
 }
 

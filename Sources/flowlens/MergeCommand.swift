@@ -32,8 +32,10 @@ struct Merge: ParsableCommand {
     func run() throws {
         var texts: [(name: String, text: String)] = []
         for path in reports {
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read the report '\(path)'") }
-            texts.append((path, String(decoding: data, as: UTF8.self)))
+            switch InputReading.bytes(atPath: path, maximumBytes: Output.reportBytes) {
+            case let .success(bytes): texts.append((path, String(decoding: bytes, as: UTF8.self)))
+            case let .failure(failure): throw CommandFailure("cannot read the report '\(path)': \(failure.cause)")
+            }
         }
         let merged: MergedReport
         do {

@@ -23,6 +23,20 @@ enum Output {
     /// Writes `text` to standard error, ignoring failure.
     static func error(_ text: String) { _ = writeAll(text, to: STDERR_FILENO) }
 
+    /// The bound on a report, baseline or source file the commands read whole besides the flows
+    /// (which `limits.fileBytes` bounds): large enough for any real one, and never a device's stream.
+    static let reportBytes = 1 << 30
+
+    /// Fails with a plain sentence unless `path`, which a command will write (`what`: "the baseline"),
+    /// is a regular file or nothing: checked before the run, so that nothing is done, nor changed.
+    static func checkReplaceable(_ path: String, _ what: String) throws {
+        do {
+            try AtomicFile.replaceableMode(path)
+        } catch {
+            throw CommandFailure("cannot write \(what) '\(path)': \(error.cause)")
+        }
+    }
+
     /// Nil when every byte was written, else the `errno` of the failure.
     private static func writeAll(_ text: String, to fd: Int32) -> Int32? {
         Array(text.utf8).withUnsafeBytes { AtomicFile.writeAll($0, to: fd) }

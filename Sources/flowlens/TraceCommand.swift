@@ -29,7 +29,19 @@ struct Trace: ParsableCommand {
 
     func validate() throws {
         if !arguments.contains(where: { FlowLens.holdsRunRecords($0) }) {
-            throw ValidationError("Give at least one file of run records (Flow-iOS run summaries, JSON-lines events or OTLP JSON traces).")
+            // A file that is no flow file was meant as run records: it is named, with why it is not read.
+            let formats = "Flow-iOS run summaries, JSON-lines events or OTLP JSON traces"
+            for argument in arguments where SourceKind.of(path: argument) == nil {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue { continue }
+                switch InputReading.openRegular(atPath: argument) {
+                case let .success(opened): close(opened.descriptor)
+                case let .failure(failure): throw ValidationError("Cannot read the run records '\(argument)': \(failure.cause).")
+                }
+                throw ValidationError("'\(argument)' is not in a format of run records FlowLens recognises (\(formats)): "
+                    + "it is damaged, or not run records.")
+            }
+            throw ValidationError("Give at least one file of run records (\(formats)).")
         }
     }
 

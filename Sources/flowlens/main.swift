@@ -12,7 +12,19 @@ do {
         Output.error((FlowLensCommand.fullMessage(for: error) + "\n"))
         exit(Status.invalidInputOrUsage)
     }
-    if error is ExitCode || code == .success { FlowLensCommand.exit(withError: error) }
+    if error is ExitCode { FlowLensCommand.exit(withError: error) }
+    if code == .success {
+        // `--help`, `--version`: printed through `Output`, so that a full disk or a closed pipe is an
+        // error (exit 2), not a silent success with nothing written.
+        let text = FlowLensCommand.fullMessage(for: error)
+        do {
+            try Output.write(text.isEmpty || text.hasSuffix("\n") ? text : text + "\n")
+        } catch {
+            Output.error("flowlens: error: \((error as? CommandFailure)?.description ?? "\(error)")\n")
+            exit(Status.invalidInputOrUsage)
+        }
+        exit(0)
+    }
     if let failure = error as? CommandFailure {
         Output.error("flowlens: error: \(failure.description)\n")
         exit(Status.invalidInputOrUsage)

@@ -84,4 +84,26 @@ struct CacheCLITests {
         #expect(broken.status == 1)
         #expect(!FileManager.default.fileExists(atPath: tmp + "/broken.stamp"))
     }
+
+    @Test("a cache whose graphs name impossible places (a negative line, a column past its line) is not trusted (issue 49)")
+    func implausibleCache() throws {
+        let tmp = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let cache = tmp + "/cache.json"
+        let uncached = try flowlens(["check", "samples/declarative", "--format", "json"])
+        _ = try flowlens(["check", "samples/declarative", "--cache-path", cache])
+        let valid = try String(contentsOfFile: cache, encoding: .utf8)
+        for (pattern, replacement) in [(#""line":([0-9]+)"#, #""line":-$1"#), (#""column":([0-9]+)"#, #""column":9$1"#)] {
+            let edited = valid.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+            #expect(edited != valid)
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: cache))
+            let run = try flowlens(["check", "samples/declarative", "--format", "json", "--cache-path", cache])
+            #expect(run.stdout == uncached.stdout)
+            #expect(run.stderr.contains("cache: reused 0 of"), "\(run.stderr)")
+            // The entries were replaced: the next run reuses them.
+            let again = try flowlens(["check", "samples/declarative", "--format", "json", "--cache-path", cache])
+            #expect(again.stdout == uncached.stdout)
+            #expect(!again.stderr.contains("cache: reused 0 of"), "\(again.stderr)")
+        }
+    }
 }

@@ -154,6 +154,16 @@ struct DeclarativeExtensionAndJSONTests {
         #expect(tabs.flows.first?.location == at(4, 3, file: "t.flow.json"))
     }
 
+    @Test("raw characters JSON allows in a string and YAML reads otherwise keep their meaning, and lines stay exact (issue 49)",
+          arguments: ["\u{85}", "\u{2028}", "\u{2029}", "\u{7F}", "\u{9B}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}"])
+    func jsonRawCharacters(raw: String) {
+        let text = "{\"version\": 1, \"flows\": [{\"name\": \"A\(raw)B\",\n \"steps\": [\n{\"id\": \"s\", \"next\": \"t\"},\n{\"id\": \"t\", \"kind\": \"end\"}]}]}\n"
+        let graph = load(text, file: "r.flow.json")
+        #expect(graph.reported == [])
+        #expect(graph.flows.first?.name.unicodeScalars.map(\.value) == "A\(raw)B".unicodeScalars.map(\.value))
+        #expect(graph.flows.first?.steps.map { $0.location?.line ?? 0 } == [3, 4])
+    }
+
     private func loadFixture(_ name: String) throws -> FlowGraph {
         let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
         let file = InputFile(path: url.path, displayPath: name, kind: .declarative)

@@ -265,11 +265,12 @@ struct InputDiscoveryTests {
         let explicit = InputDiscovery.discover([tmp("alias/r.flow.yaml")], workingDirectory: tmp.path)
         #expect(explicit.files.map(\.path) == [tmp("alias/r.flow.yaml")])
         #expect(explicit.files.map(\.displayPath) == ["alias/r.flow.yaml"])
-        let walked = InputDiscovery.discover([tmp("wd")], workingDirectory: tmp("wd"))
+        // The link leads into another folder given: followed, and its file shown under the link's name.
+        let walked = InputDiscovery.discover([tmp("wd"), tmp("outside")], workingDirectory: tmp("wd"))
         #expect(walked.files.map(\.path) == [tmp("wd/link/o.flow.yaml"), tmp("wd/w.flow.yaml")])
         #expect(walked.files.map(\.displayPath) == ["link/o.flow.yaml", "w.flow.yaml"])
         // A working directory named through a link is compared as named, too.
-        let viaLink = InputDiscovery.discover([tmp("wd-link")], workingDirectory: tmp("wd-link"))
+        let viaLink = InputDiscovery.discover([tmp("wd-link"), tmp("outside")], workingDirectory: tmp("wd-link"))
         #expect(viaLink.files.map(\.displayPath) == ["link/o.flow.yaml", "w.flow.yaml"])
     }
 

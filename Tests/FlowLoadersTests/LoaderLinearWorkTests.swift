@@ -92,4 +92,21 @@ import Testing
             #expect(writes["out\(i)"] == .some("v\(i).count > \(i % 7) holds and let v\(i): String = getData(name: \"in\(i)\", isOptional: true) holds"))
         }
     }
+
+    /// A search for each span's `"spanId"` through Foundation copied the rest of the line at each span
+    /// (issue 49: 30,000 spans 15 s, 100,000 over two minutes); a chain of parents was searched at each
+    /// step up it. 60,000 spans of one trace, one line, each the parent of the next.
+    @Test("60,000 spans of one trace on one line, a chain of parents: every span read, in time", .timeLimit(.minutes(1)))
+    func otlpSpansOfOneTraceOnOneLine() {
+        let count = 60_000
+        var spans = [#"{"traceId":"t","spanId":"s0","name":"Order","startTimeUnixNano":"1","endTimeUnixNano":"\#(10 * count + 10)","attributes":[{"key":"flow.name","value":{"stringValue":"Order"}}]}"#]
+        for i in 1..<count {
+            spans.append(#"{"traceId":"t","spanId":"s\#(i)","parentSpanId":"s\#(i - 1)","name":"pay","startTimeUnixNano":"\#(10 * i)","endTimeUnixNano":"\#(10 * i + 5)","attributes":[{"key":"flow.step","value":{"stringValue":"pay"}}]}"#)
+        }
+        let text = #"{"resourceSpans":[{"scopeSpans":[{"spans":["# + spans.joined(separator: ",") + "]}]}]}"
+        let records = OTLPTraces.read(text, file: "spans.json")
+        #expect(records.findings.isEmpty)
+        #expect(records.events.count == 2 * (count - 1) + 1)
+        #expect(records.events.allSatisfy { $0.flow == "Order" && $0.location.line == 1 })
+    }
 }

@@ -135,7 +135,7 @@ struct SourceLoaderTests {
         func read(_ name: String, size: Int, limit: Int) -> [UInt8]? {
             let descriptor = open(tmp(name), O_RDONLY)
             defer { close(descriptor) }
-            return SourceLoader.readToEnd(descriptor, size: size, limit: limit)
+            return InputReading.readToEnd(descriptor, size: size, limit: limit)
         }
         #expect(read("big.bin", size: 200_000, limit: 1_000_000) == bytes)
         #expect(read("big.bin", size: 10, limit: 1_000_000) == bytes)      // grown since `fstat`

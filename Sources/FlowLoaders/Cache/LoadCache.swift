@@ -50,7 +50,9 @@ public final class LoadCache: @unchecked Sendable {
     public init(path: String?, toolIdentity: String = FlowLensTool.version) {
         self.path = path
         self.toolIdentity = toolIdentity
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return }
+        // Read as every input is (a FIFO or device at the path is not waited on; the cache's writer refuses it).
+        guard let path, case let .success(bytes) = InputReading.bytes(atPath: path, maximumBytes: 1 << 40) else { return }
+        let data = Data(bytes)
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(Header.self, from: lines[0]), header.format == Self.formatName else {
@@ -114,7 +116,7 @@ public final class LoadCache: @unchecked Sendable {
             data.append(entry.graph)
             data.append(UInt8(ascii: "\n"))
         }
-        if !directory.isEmpty { try fm.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if !directory.isEmpty { try AtomicFile.createFolder(directory) }
         try AtomicFile.write(data, to: path)
         changed = false
     }
@@ -129,7 +131,7 @@ public final class LoadCache: @unchecked Sendable {
         let key = Self.fileKey(stamp)
         if let entry = lookUp(key), entry.input.files == [stamp],
            entry.input.environment.allSatisfy({ environment[$0.name] == $0.value }),
-           let graph = use(entry) {
+           let graph = use(entry, for: [source]) {
             return graph
         }
         let (graph, names) = load()
@@ -143,7 +145,7 @@ public final class LoadCache: @unchecked Sendable {
     func graph(forBatch sources: [SourceText], kind: SourceKind, load: () -> FlowGraph) -> FlowGraph {
         let stamps = sources.map(FileStamp.init)
         let key = "batch:\(kind.rawValue):" + SHA256.hex(stamps.map { "\($0.path)\u{0}\($0.displayPath)\u{0}\($0.sha256)\n" }.joined())
-        if let entry = lookUp(key), entry.input.files == stamps, let graph = use(entry) {
+        if let entry = lookUp(key), entry.input.files == stamps, let graph = use(entry, for: sources) {
             return graph
         }
         let graph = load()
@@ -156,9 +158,11 @@ public final class LoadCache: @unchecked Sendable {
         return stored[key]
     }
 
-    /// The entry's graph, recorded as used; nil (a miss) when it cannot be decoded.
-    private func use(_ entry: Entry) -> FlowGraph? {
-        guard let graph = try? JSONDecoder().decode(FlowGraph.self, from: entry.graph) else { return nil }
+    /// The entry's graph, recorded as used; nil (a miss) when it cannot be decoded, or names places
+    /// that `sources`, the texts it is stored for, do not have (`CachedGraphCheck`).
+    private func use(_ entry: Entry, for sources: [SourceText]) -> FlowGraph? {
+        guard let graph = try? JSONDecoder().decode(FlowGraph.self, from: entry.graph),
+              CachedGraphCheck.isPlausible(graph, for: sources) else { return nil }
         lock.lock(); defer { lock.unlock() }
         current[entry.input.key] = entry
         reusedFiles += entry.input.files.count

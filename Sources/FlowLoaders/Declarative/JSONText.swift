@@ -19,6 +19,12 @@ enum JSONText {
 
     /// The composed document of `contents`, read as JSON when `json` is set.
     static func compose(_ contents: String, json: Bool, limits: Limits, file: String) throws -> YAMLTree? {
+        // Characters valid in a JSON string that libyaml reads otherwise (U+0085 and U+2028 as line
+        // breaks: dropped, lines shifted) or rejects (DEL, C1 controls, U+FFFE): escaped first.
+        if json, contents.utf8.contains(where: { $0 >= 0x7F }), contents.unicodeScalars.contains(where: yamlMisreads) {
+            if let problem = problem(contents, file: file) { throw Problem(finding: problem) }
+            return try YAMLTree.compose(yamlCompatible(contents), limits: limits, file: file)
+        }
         do {
             return try YAMLTree.compose(contents, limits: limits, file: file)
         } catch where json && !(error is YAMLTree.OverBudget) {
@@ -65,8 +71,18 @@ enum JSONText {
         return location
     }
 
+    /// Whether libyaml misreads `scalar` in a double-quoted string although JSON allows it raw: a
+    /// YAML line break that is none in JSON (U+0085, U+2028, U+2029), or a character YAML does not
+    /// allow raw (DEL, C1 controls, U+FEFF inside the text, U+FFFE, U+FFFF).
+    static func yamlMisreads(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0xFFFE || v == 0xFFFF
+    }
+
     /// Valid JSON made acceptable to libyaml with the same meaning: surrogate pairs as `\U`
-    /// escapes, long keys as explicit `? ` keys, tabs between tokens as spaces (same columns).
+    /// escapes, characters libyaml misreads (`yamlMisreads`) as `\u` escapes (lines stay exact;
+    /// columns after one on its line are off by five), long keys as explicit `? ` keys, tabs between
+    /// tokens as spaces (same columns).
     static func yamlCompatible(_ contents: String) -> String {
         let s = Array(contents.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -97,6 +113,10 @@ enum JSONText {
                         literal.append(s[i + 1])
                         i += 2
                     }
+                } else if yamlMisreads(s[i]) {
+                    literal.append(contentsOf: "\\u".unicodeScalars)
+                    literal.append(contentsOf: String(format: "%04X", s[i].value).unicodeScalars)
+                    i += 1
                 } else {
                     literal.append(s[i])
                     i += 1

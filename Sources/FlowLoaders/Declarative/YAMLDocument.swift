@@ -220,7 +220,8 @@ struct YAMLReader {
             case .bool: return "a boolean"
             case .int: return "an integer"
             case .float: return "a number"
-            default: return "'\(nodes.string(node)!)'"
+            // A bounded excerpt: a file that is one long scalar must not be copied into the finding.
+            default: return "'\(Excerpt.quote(nodes.string(node)!))'"
             }
         }
     }

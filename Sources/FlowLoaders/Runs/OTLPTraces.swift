@@ -97,11 +97,17 @@ public enum OTLPTraces {
                     }
                 }
             }
+            // By bytes, in place: a search through Foundation copied the rest of the line at each
+            // span, quadratic in the spans of a request written on one line.
+            let key = Array("\"spanId\"".utf8)
             for (index, line) in RunRecordFormats.lines(of: text).enumerated() {
-                var rest = line[...]
-                while let found = rest.range(of: "\"spanId\"") {
-                    spanLines.append(index + 1)
-                    rest = rest[found.upperBound...]
+                var line = line
+                line.withUTF8 { bytes in
+                    var from = 0
+                    while let found = ByteSearch.firstOffset(of: key, in: bytes, range: from..<bytes.count) {
+                        spanLines.append(index + 1)
+                        from = found + key.count
+                    }
                 }
             }
             if spanLines.count != spansWithIDs { spanLines = [] }
@@ -159,14 +165,16 @@ public enum OTLPTraces {
         var flows: [Int: String?] = [:]
         func flow(_ index: Int) -> String? {
             var path: [Int] = []
+            var onPath = Set<Int>()  // a set: a chain of 100,000 parents must not be searched at each step
             var current: Int? = index
             var found: String?
             while let at = current {
                 if let known = flows[at] { found = known; break }
                 path.append(at)
+                onPath.insert(at)
                 if let own = spans[at].attributes[mapping.flowAttribute] { found = own; break }
                 // A cycle of parents (a broken export) ends the walk.
-                current = spans[at].parent.flatMap { byID[spans[at].trace + "/" + $0] }.flatMap { path.contains($0) ? nil : $0 }
+                current = spans[at].parent.flatMap { byID[spans[at].trace + "/" + $0] }.flatMap { onPath.contains($0) ? nil : $0 }
                 if current == nil { found = spans[at].resourceFlow }
             }
             for at in path { flows[at] = found }

@@ -85,15 +85,19 @@ public enum RunRecordFormats {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return receive(RunRecords(findings: [.invalidInput("a folder, not a file of run records: give the files in it", at: SourceLocation(file: file))]))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return receive(RunRecords(findings: [.invalidInput("cannot read the run records", at: SourceLocation(file: file))]))
+        let handle: FileHandle
+        switch InputReading.openRegular(atPath: path) {
+        case let .success(opened):
+            handle = FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true)
+        case let .failure(failure):
+            let cause = if case .notRegular = failure.reason { ": \(failure.cause)" } else { "" }
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records\(cause)", at: SourceLocation(file: file))]))
         }
-        defer { try? handle.close() }
         let first: Data
         do {
             first = try handle.read(upToCount: max(blockSize, headLength)) ?? Data()
         } catch {
-            return receive(RunRecords(findings: [.invalidInput("cannot read the run records: \(error.localizedDescription)", at: SourceLocation(file: file))]))
+            return receive(RunRecords(findings: [.invalidInput("cannot read the run records: \(WriteFailure.cause(of: error))", at: SourceLocation(file: file))]))
         }
         var pending = [UInt8](first)
         let head = String(decoding: pending.prefix(headLength), as: UTF8.self)
@@ -127,7 +131,7 @@ public enum RunRecordFormats {
                 next = try handle.read(upToCount: blockSize) ?? Data()
             } catch {
                 // What was read is kept; the rest of the file is reported, not passed over.
-                receive(RunRecords(findings: [.invalidInput("cannot read the run records after line \(number): \(error.localizedDescription)",
+                receive(RunRecords(findings: [.invalidInput("cannot read the run records after line \(number): \(WriteFailure.cause(of: error))",
                                                             at: SourceLocation(file: file, line: max(number, 1), column: 1))]))
                 next = Data()
             }
