@@ -21,7 +21,8 @@ struct FlowLensCommand: ParsableCommand {
             rules (see 'flowlens rules'), and renders them with Graphviz. Settings come from the \
             .flowlens.yml files in and above each file's folder, merged outermost first, the nearer \
             file winning per setting ('flowlens init' writes one; 'flowlens dump-config PATH' prints \
-            what is in effect for PATH).
+            what is in effect for PATH). 'flowlens --version --verbose' also names the versions of the \
+            packages it was built with (swift-argument-parser, swift-syntax, Yams).
 
             EXIT STATUS
               0  no error findings
