@@ -107,7 +107,7 @@ struct InputOptions: ParsableArguments {
         // On a terminal, a run that takes over a second says how far loading is ("loading 120/900 …").
         if !quiet { pipeline.progress = ProgressLine("loading", total: 0) }
         let result = pipeline.run(paths)
-        cache?.finishCommandLineRun()
+        cache?.finishCommandLineRun(quiet: quiet)
         if let empty = result.emptyFolders.first, !allowEmpty {
             throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
                 + "outside excluded folders): check the path, or pass --allow-empty")
@@ -136,19 +136,23 @@ struct InputOptions: ParsableArguments {
     }
 
     /// The text of standard input and the path to report it under, when `--stdin-path` is given.
+    /// `-` without `--stdin-path` reads standard input as a file of FlowLens's format (JSON is read
+    /// as YAML), or as PlantUML when it holds `@startuml`.
     func standardInput() throws -> (path: String, text: String)? {
-        guard let stdinPath else { return nil }
+        guard stdinPath != nil || givenPaths.contains("-") else { return nil }
         let data = FileHandle.standardInput.readDataToEndOfFile()
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure("standard input (read as '\(stdinPath)') is not UTF-8 text; pipe the file's text in as UTF-8")
+            throw CommandFailure("standard input (read as '\(stdinPath ?? "-")') is not UTF-8 text; pipe the file's text in as UTF-8")
         }
-        return (stdinPath, text)
+        return (stdinPath ?? Self.standardInputPath(for: text), text)
+    }
+
+    /// The path `-` without `--stdin-path` reports standard input under: its name says its kind.
+    static func standardInputPath(for text: String) -> String {
+        text.contains("@startuml") ? "<stdin>.puml" : "<stdin>.flow.yaml"
     }
 
     func validate() throws {
-        if givenPaths.contains("-"), stdinPath == nil {
-            throw ValidationError("'-' reads standard input: give --stdin-path PATH too, the path to report it under (its name says its kind).")
-        }
         if let stdinPath, SourceKind.of(path: stdinPath) == nil {
             throw ValidationError("--stdin-path '\(stdinPath)' is not a file FlowLens reads (expected \(SourceKind.patternsDescription)).")
         }
@@ -419,10 +423,10 @@ struct Export: ParsableCommand {
             // As `flowlens trace` reports them: each unreadable line at its place (exit 2), and the runs
             // matched to no flow with why (the first few: a log of other apps' flows could hold millions).
             if !replay.findings.isEmpty { Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: replay.findings))) }
-            for run in replay.unmatched.prefix(Self.unmatchedShown) {
+            for run in replay.unmatched.prefix(input.quiet ? 0 : Self.unmatchedShown) {
                 Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n")
             }
-            if replay.unmatched.count > Self.unmatchedShown {
+            if !input.quiet, replay.unmatched.count > Self.unmatchedShown {
                 Output.error("flowlens: \(Plural.count(replay.unmatched.count - Self.unmatchedShown, "more run")) matched to no flow ('flowlens trace' lists them all)\n")
             }
             failed = failed || !replay.findings.isEmpty
@@ -460,6 +464,7 @@ struct Rules: ParsableCommand {
             EXAMPLES
               flowlens rules
               flowlens rules missing-data-key
+              flowlens rules --docs docs/rules
             """)
 
     @Argument(help: ArgumentHelp("A rule id to explain, with its examples.", valueName: "rule-id"))
