@@ -11,7 +11,7 @@ public enum RuleCatalog {
         }.joined()
     }
 
-    /// The catalogue as the README's Markdown table: id, severity, summary, in catalogue order.
+    /// The catalogue as a Markdown table: id, severity, summary, in catalogue order.
     public static func markdown(_ rules: [RuleDescription]) -> String {
         "| rule | severity | finds |\n|---|---|---|\n"
             + rules.map { "| `\($0.id)` | \($0.severity.rawValue) | \($0.summary.replacingOccurrences(of: "|", with: "\\|")) |\n" }.joined()

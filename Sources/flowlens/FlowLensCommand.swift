@@ -2,7 +2,7 @@ import ArgumentParser
 import FlowLens
 import Foundation
 
-/// Exit statuses, as documented in the README (`ExitStatus`).
+/// Exit statuses, as docs/usage.md documents them (`ExitStatus`).
 enum Status {
     /// No error findings.
     static let clean = ExitStatus.clean.rawValue
@@ -69,10 +69,10 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp("Set a variable PlantUML's %getenv(\"NAME\") reads, over the environment and the configuration's plantuml defines (repeatable).", valueName: "NAME=value"))
     var defines: [String] = []
 
-    @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see the README's Caching).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see docs/ci.md, 'Caching').", valueName: "file"))
     var cachePath: String?
 
-    @Option(help: ArgumentHelp("Check only part I of N of the flows (CI machines each take one; 'flowlens merge' combines their JSON reports into what one run prints). Files are split by flow: see the README's Sharded CI.", valueName: "I/N"))
+    @Option(help: ArgumentHelp("Check only part I of N of the flows (CI machines each take one; 'flowlens merge' combines their JSON reports into what one run prints). Files are split by flow: see docs/ci.md, 'Sharded CI'.", valueName: "I/N"))
     var shard: String?
 
     /// `--define NAME=value` as a dictionary.
@@ -213,7 +213,7 @@ struct Check: ParsableCommand {
         abstract: "Check flows and print the findings.",
         discussion: """
             Text output has one finding a line, 'file:line:col: severity: message [rule-id]', and a \
-            summary on standard error. JSON output is the report documented in the README.
+            summary on standard error. JSON output is the report documented in docs/output-formats.md.
 
             EXAMPLES
               flowlens check                                    # the current folder

@@ -1,7 +1,7 @@
 import FlowModel
 import Yams
 
-/// Reads FlowLens's own format (the README, "The declarative format"): YAML, or JSON (checked by a
+/// Reads FlowLens's own format (docs/format.md): YAML, or JSON (checked by a
 /// JSON parser, composed by the YAML one, which keeps every node's line and column).
 public struct DeclarativeLoader: FlowLoader {
     /// The format versions this loader reads.
