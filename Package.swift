@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "FlowLensTesting", dependencies: ["FlowLens"]),
         // Throughput of `check` against swift-syntax parsing alone, measured in one run (release build).
         .executableTarget(name: "FlowLensBenchmarks", dependencies: ["FlowLens", "FlowLensTestSupport"]),
-        // The fuzz targets' bodies, one function per loader and writer (README "Fuzzing"); a library so
+        // The fuzz targets' bodies, one function per loader and writer (docs/reliability.md); a library so
         // that the fuzzer and the tests' replay of its saved inputs run the same code.
         .target(name: "FlowLensFuzzing", dependencies: ["FlowLens", "FlowLoaders"]),
         // libFuzzer's entry point in the fuzz build (scripts/fuzz.sh: -D FUZZING); otherwise a replay CLI.
@@ -62,7 +62,7 @@ let package = Package(
         // The thin CLI.
         .executableTarget(name: "flowlens", dependencies: ["FlowLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `swift package flowlens check`, and `flowlens check` on a target's files during `swift build`
-        // (see the README's "SwiftPM plugins"; examples/swiftpm-plugin uses both).
+        // (see docs/ci.md, "SwiftPM plugins"; examples/swiftpm-plugin uses both).
         .plugin(name: "FlowLensCommandPlugin",
                 capability: .command(intent: .custom(verb: "flowlens", description: "Check the package's flows with FlowLens: swift package flowlens [check|export|rules …] [--target NAME] [options] [paths] (no paths: every target's folder)")),
                 dependencies: ["flowlens"]),

@@ -17,8 +17,9 @@ let package = Package(
         .plugin(name: "FlowLensCommandPlugin", targets: ["FlowLensCommandPlugin"]),
     ],
     targets: [
-        // A release could use .binaryTarget(name:url:checksum:) with the zip that
-        // `scripts/make-artifact-bundle.sh --zip` writes and checksums.
+        // Local use: the bundle scripts/make-artifact-bundle.sh builds. A release points this target at
+        // its bundle instead: `scripts/release.sh VERSION` prints the .binaryTarget(name:url:checksum:)
+        // lines to paste here (see docs/releases.md).
         .binaryTarget(name: "FlowLensBinary", path: "FlowLensBinary.artifactbundle"),
         .plugin(name: "FlowLensBuildToolPlugin", capability: .buildTool(), dependencies: ["FlowLensBinary"]),
         .plugin(name: "FlowLensCommandPlugin",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer fuzz target of FlowLens (README "Fuzzing"):
+# Runs one libFuzzer fuzz target of FlowLens (docs/reliability.md):
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   e.g. scripts/fuzz.sh plantuml 600 -runs=1000000
 #   scripts/fuzz.sh --build                                  only build the fuzzer
@@ -68,7 +68,7 @@ run() {
   # one too. libFuzzer's -detect_leaks=0 with the sanitizer's (`fuzzer`): otherwise it runs every
   # input whose mallocs and frees differ in number (with the Swift runtime's caches, nearly every
   # one) a second time for a leak check that LeakSanitizer, switched off, never makes: 38 to 51% of
-  # the CPU of a target (README "Fuzzing").
+  # the CPU of a target (docs/reliability.md).
   fuzzer "$target" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=16384 -detect_leaks=0 \
     -dict="$(dictionary "$target")" -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$corpus"

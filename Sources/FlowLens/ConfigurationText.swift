@@ -58,9 +58,13 @@ extension Configuration {
     /// A commented starter file, as `flowlens init` writes it.
     public static func starter(rules descriptions: [RuleDescription]) -> String {
         var out = """
-            # FlowLens configuration (FlowLens's README, "Configuration"). Every .flowlens.yml in and
+            # FlowLens configuration (FlowLens's docs/configuration.md). Every .flowlens.yml in and
             # above a file's folder applies to it, outermost first, the nearer file winning per
             # setting; `flowlens dump-config PATH` prints the settings in effect for PATH.
+            #
+            # Flow files (*.flow.yaml) are checked as you type by an editor's YAML language server
+            # given FlowLens's JSON Schema, with this first line in the flow file (docs/format.md):
+            #   # yaml-language-server: $schema=<path to FlowLens>/schema/flowlens-flow.schema.json
             version: 1
 
             # Rules: off, on (the rule's own severity), error, warning or note. Every rule:

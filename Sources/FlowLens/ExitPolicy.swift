@@ -1,4 +1,4 @@
-/// The exit statuses of `flowlens`, as the README documents them.
+/// The exit statuses of `flowlens`, as docs/usage.md documents them.
 public enum ExitStatus: Int32, Sendable {
     /// No finding fails the run.
     case clean = 0

@@ -169,7 +169,7 @@ public struct KeyExplanation: Sendable {
 
     // MARK: - JSON
 
-    /// The explanation as JSON (documented in the README).
+    /// The explanation as JSON (documented in docs/usage.md).
     public var json: String {
         func location(_ l: SourceLocation?) -> JSONValue {
             guard let l else { return .null }

@@ -189,12 +189,16 @@ public struct Exporter: Sendable {
             }
         case .mermaid, .md:
             // A flow's files show the findings that count for it: given those alone, the same files.
+            var pages: [(flow: Flow, file: String, counted: [Finding])] = []
             for (flow, name) in zip(report.graph.flows, Self.fileNames(for: report.graph.flows)) {
                 let counted = Report(graph: report.graph, findings: grouped.counted(flow))
                 for (fileName, text) in MermaidExport.files(for: flow, in: counted, name: name, markdown: format == .md, trace: traces?[flow.id]) {
                     write(file(fileName)) { Data(text.utf8) }
                 }
+                pages.append((flow, "\(name).md", counted.findings))
             }
+            // The pages' index, README.md: what a folder of pages shows first on GitHub and GitLab.
+            if format == .md { write(file(Self.markdownIndexName)) { Data(MermaidExport.index(pages).utf8) } }
         }
         reportMade.wait()
         write(file("report.json")) { Data((reportText[0] ?? JSONReporter().report(report)).utf8) }
@@ -216,7 +220,7 @@ public struct Exporter: Sendable {
         var failures: [WriteFailure] = []
         for name in names.sorted() where !kept.contains(name) {
             let base = (name as NSString).deletingPathExtension
-            guard (name as NSString).pathExtension == format.fileExtension, base != "report" else { continue }
+            guard (name as NSString).pathExtension == format.fileExtension, base != "report", name != Self.markdownIndexName else { continue }
             // A split Mermaid diagram's part (`Name.part2.mmd`) is named after its flow's file.
             let flowName = format == .mermaid ? base.replacingOccurrences(of: #"\.part[0-9]+$"#, with: "", options: .regularExpression) : base
             guard !flowName.isEmpty, Self.sanitize(flowName) == flowName || Self.isNumbered(flowName) else { continue }
@@ -258,8 +262,11 @@ public struct Exporter: Sendable {
     /// A safe, unique file name (without extension) for each flow, in order: unique ignoring case,
     /// never `report`, and never ending in `.part` and a number, which the parts of a split
     /// Mermaid diagram (`Big.part2.mmd`) use, so a flow's files and another's parts cannot meet.
+    /// The index of `export --format md`: every flow's page, its kind and status.
+    public static let markdownIndexName = "README.md"
+
     public static func fileNames(for flows: [Flow]) -> [String] {
-        var taken = Set<String>(["report"])  // report.json is ours
+        var taken = Set<String>(["report", "readme"])  // report.json and the Markdown pages' README.md are ours
         var nextSuffix: [String: Int] = [:]  // by base, so many flows of one name cost linear time
         return flows.map { flow in
             let base = sanitize(flow.name)

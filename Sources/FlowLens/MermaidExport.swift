@@ -41,6 +41,18 @@ public enum MermaidExport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The index of the Markdown pages (`README.md`): a row per flow, linked to its page, with its kind,
+    /// status and where it is defined, in the order of the pages.
+    static func index(_ pages: [(flow: Flow, file: String, counted: [Finding])]) -> String {
+        var lines = ["# Flows", "", "| flow | kind | status | defined in |", "|---|---|---|---|"]
+        for page in pages {
+            let name = Escaping.markdownTableCell(DisplayText.visible(page.flow.name, limit: nil))
+            let place = page.flow.location.map { "`\(code($0.description).replacingOccurrences(of: "|", with: "\\|"))`" } ?? ""
+            lines.append("| [\(name)](\(page.file)) | \(page.flow.kind.noun) | \(FlowStatus(counting: page.counted).text) | \(place) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Text for a Markdown code span: backticks and line breaks would end it early; hidden characters
     /// (a file name may hold any but `/` and NUL) are written visibly, as everywhere else on the page.
     static func code(_ text: String) -> String {

@@ -1,7 +1,7 @@
 import FlowLens
 import Foundation
 
-/// The fuzz targets of FlowLens: one per loader and one per writer (README "Fuzzing").
+/// The fuzz targets of FlowLens: one per loader and one per writer (docs/reliability.md).
 ///
 /// Each target is a function of the fuzz input's bytes that returns the invariants the input broke
 /// (empty: none). The libFuzzer build (`scripts/fuzz.sh`, `-D FUZZING`) traps on the first broken

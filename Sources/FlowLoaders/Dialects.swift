@@ -41,8 +41,8 @@ protocol SwiftDialect: Dialect {
 }
 
 /// Every dialect FlowLens reads. Adding a flow library is a new `FlowLoaders/<Library>/` folder and
-/// one line here; its rule also has a README row and is named by the tests that pin the catalogue
-/// (README, "How it is built", counts the files).
+/// one line here; its rule also has a generated page in docs/rules/ and is named by the tests that pin the catalogue
+/// (docs/architecture.md counts the files).
 public enum Dialects {
     /// The dialects, in the order their kinds are listed.
     public static let all: [any Dialect.Type] = [
@@ -70,7 +70,7 @@ public enum Dialects {
 
 /// Every rule FlowLens has, in catalogue order.
 public enum RuleRegistry {
-    /// All rules, in the order `flowlens rules`, SARIF and the README list them: the core rules
+    /// All rules, in the order `flowlens rules`, SARIF and docs/rules/ list them: the core rules
     /// (`CoreRules`), then each dialect's own (`<Library>/Rules/`, listed by its `Dialect`).
     public static let rules: [any Rule.Type] = CoreRules.all + Dialects.all.flatMap { $0.rules }
 

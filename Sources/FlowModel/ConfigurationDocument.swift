@@ -101,6 +101,11 @@ extension Configuration {
     public static let topLevelKeys = ["version", "rules", "include", "exclude", "defaultExcludes", "overrides", "plantuml", "output", "limits", "trace"]
     /// The keys of `output:`.
     public static let outputKeys = ["format", "color", "strict", "maxWarnings"]
+    /// The values of `output: format`: the report formats of `flowlens check --format` (a test keeps
+    /// them equal to `ReportFormat`).
+    public static let outputFormats = ["text", "json", "github", "checkstyle", "junit", "markdown", "sarif", "gitlab"]
+    /// The values of `output: color` (a test keeps them equal to `ColorMode`).
+    public static let colorModes = ["auto", "always", "never"]
 
     /// The settings `root` holds, read as a `.flowlens.yml` is: each problem is a warning at its node
     /// and the rest of the file still applies. `file` names the file in messages; `knownRules` are
@@ -338,8 +343,15 @@ extension Configuration {
             }
             for (keyNode, value) in mapping {
                 switch keyNode.string {
-                case "format": result.configuration.format = value.string
-                case "color": result.configuration.color = value.string
+                case "format", "color":
+                    let name = keyNode.string!
+                    let known = name == "format" ? Configuration.outputFormats : Configuration.colorModes
+                    if value.scalar == .text, let text = value.string, known.contains(text) {
+                        if name == "format" { result.configuration.format = text } else { result.configuration.color = text }
+                    } else {
+                        let hint = value.string.flatMap { Spelling.closest(to: $0, in: known) }.map { "; did you mean '\($0)'?" } ?? ""
+                        warn("unknown value '\(value.string ?? "?")' for '\(name)' in 'output' of \(file) (expected \(known.joined(separator: ", ")))\(hint)", at: value)
+                    }
                 case "strict":
                     if case let .bool(flag)? = value.scalar { result.configuration.strict = flag } else { warn("'strict' in 'output' is true or false", at: value) }
                 case "maxWarnings":

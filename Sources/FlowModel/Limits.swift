@@ -1,6 +1,6 @@
 /// The bounds that keep FlowLens's work on any input finite and small: a file past one of them is
 /// an `invalid-input` finding ("nested deeper than 64 levels at line 12") instead of a crash, a
-/// stalled CI job or a report of hundreds of megabytes. The README's "Reliability" section lists
+/// stalled CI job or a report of hundreds of megabytes. docs/reliability.md lists
 /// them; `.flowlens.yml` `limits:` changes them.
 public struct Limits: Hashable, Sendable {
     /// The built-in limits.

@@ -1,5 +1,5 @@
 /// Which OpenTelemetry span attributes say what a span is to a flow, when FlowLens reads traces
-/// (`.flowlens.yml` `trace:`; README, "Run records").
+/// (`.flowlens.yml` `trace:`; docs/inputs/run-records.md).
 public struct SpanMapping: Hashable, Sendable {
     /// The flow's id or name: on the span, an ancestor span, or the resource.
     public var flowAttribute = "flow.name"

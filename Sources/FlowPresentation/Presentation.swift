@@ -241,6 +241,8 @@ public enum FindingPhrase {
         // draws no transition (to a state that exists, or to none): "no such state" would be false
         // when the state is drawn right there.
         if stateMachine, finding.rule == RuleID.unknownStep, finding.edge == nil { words = "no such transition" }
+        // A key no step sets and the flow does not start with is missing on every path, not "may be".
+        if finding.rule == RuleID.missingDataKey, finding.message.contains("no step sets it") { words = "never set" }
         return "\(SeverityStyle.of(finding.severity).glyph) \(words)" + (finding.key.map { ": \($0)" } ?? "")
     }
 

@@ -74,7 +74,7 @@ public struct DOTBuilder: Sendable {
         case standard
         /// The same nodes, edges, labels and finding marks, laid out fast: edge labels as `xlabel`
         /// (placed after layout, so they do not double the ranks) and `concentrate=true` (edges
-        /// that run side by side to one target share a line). See the README's "Large flows".
+        /// that run side by side to one target share a line). See docs/output-formats.md, "Large flows".
         case large
     }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// The findings a team has accepted for now, so that CI reports only new ones.
 ///
-/// A finding is keyed by its rule and stable ids — flow, step, key (and the file, for findings about
-/// no flow) — never by line numbers, so moving code does not resurrect it. Each key records how many
+/// A finding is keyed by its rule and stable ids — flow, step, key, the target of the transition it is
+/// about (and the file, for findings about no flow) — never by line numbers, so moving code does not resurrect it. Each key records how many
 /// findings it had: a third finding of a kind that had two is new.
 public struct Baseline: Equatable, Sendable {
     /// The baseline file format version.
@@ -17,10 +17,23 @@ public struct Baseline: Equatable, Sendable {
         public var step: String?
         public var key: String?
         public var file: String?
+        /// The step the transition a finding is about leads to (`unknown-step`'s missing target).
+        public var target: String?
         public var count: Int
 
+        /// Creates an entry.
+        public init(rule: String, flow: String?, step: String?, key: String?, file: String?, target: String? = nil, count: Int) {
+            self.rule = rule
+            self.flow = flow
+            self.step = step
+            self.key = key
+            self.file = file
+            self.target = target
+            self.count = count
+        }
+
         /// `FindingIdentity.baselineFields` of the findings it accepts.
-        var identity: [String] { [rule, flow ?? "", step ?? "", key ?? "", file ?? ""] }
+        var identity: [String] { [rule, flow ?? "", step ?? "", key ?? "", file ?? "", target ?? ""] }
 
         public static func < (a: Entry, b: Entry) -> Bool { a.identity.lexicographicallyPrecedes(b.identity) }
     }
@@ -58,7 +71,7 @@ public struct Baseline: Equatable, Sendable {
                 throw BaselineError(description: "finding \(n + 1) of the baseline needs \"rule\" and a positive \"count\"")
             }
             return Entry(rule: rule, flow: item["flow"] as? String, step: item["step"] as? String,
-                         key: item["key"] as? String, file: item["file"] as? String, count: count)
+                         key: item["key"] as? String, file: item["file"] as? String, target: item["target"] as? String, count: count)
         }.sorted()
     }
 
@@ -68,8 +81,11 @@ public struct Baseline: Equatable, Sendable {
             ("version", .int(Self.version)),
             ("tool", .string(FlowLensTool.name)),
             ("findings", .array(entries.map { entry in
-                .object([("rule", .string(entry.rule)), ("flow", .string(entry.flow)), ("step", .string(entry.step)),
-                         ("key", .string(entry.key)), ("file", .string(entry.file)), ("count", .int(entry.count))])
+                var fields: [(String, JSONValue)] = [("rule", .string(entry.rule)), ("flow", .string(entry.flow)), ("step", .string(entry.step)),
+                                                     ("key", .string(entry.key)), ("file", .string(entry.file))]
+                if let target = entry.target { fields.append(("target", .string(target))) }
+                fields.append(("count", .int(entry.count)))
+                return .object(fields)
             })),
         ]).serialized()
     }
@@ -87,7 +103,8 @@ public struct Baseline: Equatable, Sendable {
 
     static func entry(for finding: Finding) -> Entry {
         let identity = FindingIdentity(finding)
-        return Entry(rule: identity.rule, flow: identity.flow, step: identity.step, key: identity.key, file: identity.file, count: 1)
+        return Entry(rule: identity.rule, flow: identity.flow, step: identity.step, key: identity.key, file: identity.file,
+                     target: identity.target, count: 1)
     }
 }
 

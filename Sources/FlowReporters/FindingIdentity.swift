@@ -28,9 +28,13 @@ public struct FindingIdentity: Sendable {
         file = finding.flow == nil ? finding.location?.file : nil
     }
 
-    /// What a baseline records and matches, and `diff` too (the baseline file has no transition, so
-    /// findings on two edges of one step are counted together): rule, flow, step, key, file.
-    public var baselineFields: [String] { [rule, flow ?? "", step ?? "", key ?? "", file ?? ""] }
+    /// The step a transition leads to, for a finding about a transition: what tells apart two
+    /// findings about one step's transitions (`unknown-step` on `to: handOvr` and on `to: shipp`).
+    public var target: String? { edge?.to }
+
+    /// What a baseline records and matches, and `diff` too: rule, flow, step, key, file, and the
+    /// transition's target (a baseline file names no source of a transition: the step is its source).
+    public var baselineFields: [String] { [rule, flow ?? "", step ?? "", key ?? "", file ?? "", target ?? ""] }
 
     /// What a SARIF fingerprint hashes: every id, the transition's ends included, joined by unit
     /// separators (which keep ("a", "bc") and ("ab", "c") apart; a nil id and "" are the same).

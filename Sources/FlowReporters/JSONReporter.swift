@@ -2,7 +2,7 @@ import FlowModel
 
 /// The JSON report: flows with their steps and transitions, the findings, and a summary.
 ///
-/// The names documented in the README are an API and never change meaning; fields may be added.
+/// The names documented in docs/output-formats.md are an API and never change meaning; fields may be added.
 public struct JSONReporter: Reporter {
     /// The report schema version.
     public static let schemaVersion = 1

@@ -1,7 +1,7 @@
 import FlowLensFuzzing
 import Foundation
 
-// Two programs from one file (README "Fuzzing"):
+// Two programs from one file (docs/reliability.md):
 // - the fuzz build (scripts/fuzz.sh: release, `-sanitize=fuzzer,address -D FUZZING`) is a libFuzzer
 //   binary: libFuzzer's `main` calls `LLVMFuzzerTestOneInput` below with each input, and the target
 //   is chosen by FLOWLENS_FUZZ_TARGET (libFuzzer owns argv; an environment variable passes through

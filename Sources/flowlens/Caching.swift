@@ -20,14 +20,15 @@ extension LoadCache {
         return cache
     }
 
-    /// Saves the cache and prints `cache: reused N of M files`. A cache that cannot be written is a
-    /// warning, not a failure: the findings are the same without it.
-    func finishCommandLineRun() {
+    /// Saves the cache and prints `cache: reused N of M files` (not with `--quiet`). A cache that
+    /// cannot be written is a warning, not a failure: the findings are the same without it.
+    func finishCommandLineRun(quiet: Bool = false) {
         do {
             try save()
         } catch {
             Output.error("flowlens: warning: cannot write the cache '\(path ?? "")': \(WriteFailure.cause(of: error))\n")
         }
+        if quiet { return }
         let (reused, parsed) = statistics
         let total = reused + parsed
         Output.error("cache: reused \(reused) of \(Plural.count(total, "file"))\n")

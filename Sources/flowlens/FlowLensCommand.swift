@@ -2,7 +2,7 @@ import ArgumentParser
 import FlowLens
 import Foundation
 
-/// Exit statuses, as documented in the README (`ExitStatus`).
+/// Exit statuses, as docs/usage.md documents them (`ExitStatus`).
 enum Status {
     /// No error findings.
     static let clean = ExitStatus.clean.rawValue
@@ -21,7 +21,8 @@ struct FlowLensCommand: ParsableCommand {
             rules (see 'flowlens rules'), and renders them with Graphviz. Settings come from the \
             .flowlens.yml files in and above each file's folder, merged outermost first, the nearer \
             file winning per setting ('flowlens init' writes one; 'flowlens dump-config PATH' prints \
-            what is in effect for PATH).
+            what is in effect for PATH). 'flowlens --version --verbose' also names the versions of the \
+            packages it was built with (swift-argument-parser, swift-syntax, Yams).
 
             EXIT STATUS
               0  no error findings
@@ -47,13 +48,13 @@ struct InputOptions: ParsableArguments {
         return files.isEmpty && givenPaths.isEmpty && stdinPath == nil ? ["."] : files
     }
 
-    @Option(help: ArgumentHelp("Read one file's text from standard input and report it under this path (its name says its kind; its .flowlens.yml applies). Other paths given are read with it, the file on disk replaced. '-' as a path means the same.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read one file's text from standard input and report it under this path (its name says its kind; its .flowlens.yml applies). Other paths given are read with it, the file on disk replaced. '-' as a path reads standard input too: without --stdin-path, as a flow file of FlowLens's format reported as '<stdin>.flow.yaml' (PlantUML, '<stdin>.puml', when it holds @startuml).", valueName: "path"))
     var stdinPath: String?
 
     @Flag(help: "Pass when a folder given holds no flow files (by default that is an error: a mistyped path would pass silently).")
     var allowEmpty = false
 
-    @Flag(name: [.short, .long], help: "Print only the findings: no summary line on standard error.")
+    @Flag(name: [.short, .long], help: "Print only the findings (and errors and warnings): no summary, progress, cache statistics or notes about recorded runs on standard error.")
     var quiet = false
 
     @OptionGroup var policy: PolicyOptions
@@ -68,10 +69,10 @@ struct InputOptions: ParsableArguments {
             help: ArgumentHelp("Set a variable PlantUML's %getenv(\"NAME\") reads, over the environment and the configuration's plantuml defines (repeatable).", valueName: "NAME=value"))
     var defines: [String] = []
 
-    @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see the README's Caching).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep what was loaded from each file in this cache file, and do not parse files unchanged since the last run (same findings; see docs/ci.md, 'Caching').", valueName: "file"))
     var cachePath: String?
 
-    @Option(help: ArgumentHelp("Check only part I of N of the flows (CI machines each take one; 'flowlens merge' combines their JSON reports into what one run prints). Files are split by flow: see the README's Sharded CI.", valueName: "I/N"))
+    @Option(help: ArgumentHelp("Check only part I of N of the flows (CI machines each take one; 'flowlens merge' combines their JSON reports into what one run prints). Files are split by flow: see docs/ci.md, 'Sharded CI'.", valueName: "I/N"))
     var shard: String?
 
     /// `--define NAME=value` as a dictionary.
@@ -109,7 +110,7 @@ struct InputOptions: ParsableArguments {
         // On a terminal, a run that takes over a second says how far loading is ("loading 120/900 …").
         if !quiet { pipeline.progress = ProgressLine("loading", total: 0) }
         let result = pipeline.run(paths)
-        cache?.finishCommandLineRun()
+        cache?.finishCommandLineRun(quiet: quiet)
         if let empty = result.emptyFolders.first, !allowEmpty {
             throw CommandFailure("no flow files found under '\(empty)' (FlowLens reads \(SourceKind.patternsDescription), "
                 + "outside excluded folders): check the path, or pass --allow-empty")
@@ -138,27 +139,32 @@ struct InputOptions: ParsableArguments {
     }
 
     /// The text of standard input and the path to report it under, when `--stdin-path` is given.
+    /// `-` without `--stdin-path` reads standard input as a file of FlowLens's format (JSON is read
+    /// as YAML), or as PlantUML when it holds `@startuml`.
     func standardInput() throws -> (path: String, text: String)? {
-        guard let stdinPath else { return nil }
+        guard stdinPath != nil || givenPaths.contains("-") else { return nil }
         // Bounded as a file is (`limits.fileBytes` of the configuration governing the path): read no
         // further than the bound, so that `< /dev/zero` is refused, not held in memory.
-        let limit = FlowLens.configuration(for: stdinPath, file: policy.config).0.limits.fileBytes
+        let shown = stdinPath ?? "-"
+        let limit = FlowLens.configuration(for: stdinPath ?? "<stdin>.flow.yaml", file: policy.config).0.limits.fileBytes
         let bytes: [UInt8]
         switch InputReading.standardInput(maximumBytes: limit) {
         case let .success(read): bytes = read
         case let .failure(failure):
-            throw CommandFailure("cannot read standard input (read as '\(stdinPath)'): \(failure.cause)")
+            throw CommandFailure("cannot read standard input (read as '\(shown)'): \(failure.cause)")
         }
         guard let text = InputReading.decode(bytes) else {
-            throw CommandFailure("standard input (read as '\(stdinPath)') is not UTF-8 text; pipe the file's text in as UTF-8")
+            throw CommandFailure("standard input (read as '\(shown)') is not UTF-8 text; pipe the file's text in as UTF-8")
         }
-        return (stdinPath, text)
+        return (stdinPath ?? Self.standardInputPath(for: text), text)
+    }
+
+    /// The path `-` without `--stdin-path` reports standard input under: its name says its kind.
+    static func standardInputPath(for text: String) -> String {
+        text.contains("@startuml") ? "<stdin>.puml" : "<stdin>.flow.yaml"
     }
 
     func validate() throws {
-        if givenPaths.contains("-"), stdinPath == nil {
-            throw ValidationError("'-' reads standard input: give --stdin-path PATH too, the path to report it under (its name says its kind).")
-        }
         if let stdinPath, SourceKind.of(path: stdinPath) == nil {
             throw ValidationError("--stdin-path '\(stdinPath)' is not a file FlowLens reads (expected \(SourceKind.patternsDescription)).")
         }
@@ -219,7 +225,7 @@ struct Check: ParsableCommand {
         abstract: "Check flows and print the findings.",
         discussion: """
             Text output has one finding a line, 'file:line:col: severity: message [rule-id]', and a \
-            summary on standard error. JSON output is the report documented in the README.
+            summary on standard error. JSON output is the report documented in docs/output-formats.md.
 
             EXAMPLES
               flowlens check                                    # the current folder
@@ -430,10 +436,10 @@ struct Export: ParsableCommand {
             // As `flowlens trace` reports them: each unreadable line at its place (exit 2), and the runs
             // matched to no flow with why (the first few: a log of other apps' flows could hold millions).
             if !replay.findings.isEmpty { Output.error(TextReporter().report(Report(graph: FlowGraph(), findings: replay.findings))) }
-            for run in replay.unmatched.prefix(Self.unmatchedShown) {
+            for run in replay.unmatched.prefix(input.quiet ? 0 : Self.unmatchedShown) {
                 Output.error("\(run.location.file):\(run.location.line): note: run matched to no flow: \(run.reason)\n")
             }
-            if replay.unmatched.count > Self.unmatchedShown {
+            if !input.quiet, replay.unmatched.count > Self.unmatchedShown {
                 Output.error("flowlens: \(Plural.count(replay.unmatched.count - Self.unmatchedShown, "more run")) matched to no flow ('flowlens trace' lists them all)\n")
             }
             failed = failed || !replay.findings.isEmpty
@@ -471,6 +477,7 @@ struct Rules: ParsableCommand {
             EXAMPLES
               flowlens rules
               flowlens rules missing-data-key
+              flowlens rules --docs docs/rules
             """)
 
     @Argument(help: ArgumentHelp("A rule id to explain, with its examples.", valueName: "rule-id"))
@@ -478,8 +485,16 @@ struct Rules: ParsableCommand {
 
     @OptionGroup var output: TextOrJSONOutput
 
+    @Option(help: ArgumentHelp("Write one Markdown page per rule and an index (README.md) into this folder, generated from the rules' descriptions (how docs/rules/ is made).", valueName: "dir"))
+    var docs: String?
+
     func run() throws {
         let descriptions = RuleRegistry.descriptions
+        if let docs {
+            guard rule == nil else { throw ValidationError("--docs writes every rule's page: give no rule id with it.") }
+            try RuleDocs.write(RuleCatalog.documentation(descriptions), into: docs)
+            return
+        }
         if let rule {
             guard let description = descriptions.first(where: { $0.id == rule }) else {
                 let hint = Configuration.closestRule(to: rule, in: descriptions.map(\.id)).map { " Did you mean '\($0)'?" } ?? ""
@@ -488,6 +503,33 @@ struct Rules: ParsableCommand {
             try Output.write(output.format == .json ? RuleCatalog.json([description]) : RuleCatalog.explain(description))
         } else {
             try Output.write(output.format == .json ? RuleCatalog.json(descriptions) : RuleCatalog.table(descriptions))
+        }
+    }
+}
+
+/// Writes the generated rule pages (`flowlens rules --docs DIR`).
+enum RuleDocs {
+    /// Writes `pages` into `directory` (created if missing), and removes the pages a former run
+    /// generated there that are no longer generated (a rule renamed or removed).
+    static func write(_ pages: [(name: String, text: String)], into directory: String) throws {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create the folder '\(directory)': \(error.localizedDescription)")
+        }
+        let names = Set(pages.map(\.name))
+        for name in (try? fm.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".md") && !names.contains(name) {
+            let path = directory + "/" + name
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("<!-- Generated by `flowlens rules --docs") {
+                try? fm.removeItem(atPath: path)
+            }
+        }
+        for page in pages {
+            let path = directory + "/" + page.name
+            guard fm.createFile(atPath: path, contents: Data(page.text.utf8)) else {
+                throw CommandFailure("cannot write '\(path)'")
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ struct Trace: ParsableCommand {
         abstract: "Replay recorded runs on the flows: the paths runs take, where they fail, where they leave the graph.",
         discussion: """
             Each FILE is a file of run records: Flow-iOS run summaries (flow.generateSummary()), \
-            FlowLens's JSON-lines events, or OpenTelemetry traces in OTLP JSON (README, "Run records"); \
+            FlowLens's JSON-lines events, or OpenTelemetry traces in OTLP JSON (docs/inputs/run-records.md); \
             its format is recognised from its content. Every other PATH is read for flows as 'check' \
             reads it (default: the current folder). Each run is matched to its flow (by the flow's id \
             or name, a name .flowlens.yml's trace.flows maps, or the steps it started) and replayed on the flow's graph. The summary of each \

@@ -1,8 +1,14 @@
 import ArgumentParser
+import FlowLens
 import Foundation
 
 // ArgumentParser exits 64 on usage errors; FlowLens documents 2 for every usage or input error.
 Output.ignoreBrokenPipeSignal()
+// `flowlens --version --verbose` (in either order): the version and the packages it is built with.
+if Set(CommandLine.arguments.dropFirst()) == ["--version", "--verbose"], CommandLine.arguments.count == 3 {
+    print(FlowLensTool.verboseVersion)
+    exit(Status.clean)
+}
 do {
     var command = try FlowLensCommand.parseAsRoot()
     try command.run()

@@ -345,32 +345,109 @@ struct SchemaTests {
     }
 }
 
-@Suite("README")
-struct ReadmeTests {
+/// The README and every page of docs/ (and CONTRIBUTING.md), as one text: what must be documented
+/// somewhere for users.
+private func documentation() -> String {
+    var files = ["README.md", "CONTRIBUTING.md"]
+    if let enumerator = FileManager.default.enumerator(atPath: packageRoot + "/docs") {
+        for case let path as String in enumerator where path.hasSuffix(".md") { files.append("docs/" + path) }
+    }
+    return files.sorted().compactMap { try? String(contentsOfFile: packageRoot + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
+}
+
+@Suite("README and docs")
+struct DocumentationTests {
     let readme = (try? String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)) ?? ""
 
-    @Test("the rule catalogue is the table generated from the rules' descriptions, in catalogue order")
-    func rules() {
-        let table = RuleCatalog.markdown(RuleRegistry.descriptions)
-        #expect(readme.contains(table), "the README's rule table should be:\n\(table)")
+    @Test("docs/rules/ holds exactly the pages generated from the rules' descriptions (flowlens rules --docs docs/rules)")
+    func rulePages() throws {
+        let pages = RuleCatalog.documentation(RuleRegistry.descriptions)
+        let directory = packageRoot + "/docs/rules"
+        for page in pages {
+            let committed = try? String(contentsOfFile: directory + "/" + page.name, encoding: .utf8)
+            #expect(committed == page.text, "docs/rules/\(page.name) is stale: run `swift run flowlens rules --docs docs/rules`")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".md") }
+        #expect(files.sorted() == pages.map(\.name).sorted(), "docs/rules/ has pages of no rule: run `swift run flowlens rules --docs docs/rules`")
+        #expect(pages.count == RuleRegistry.descriptions.count + 1)
+    }
+
+    @Test("flowlens rules --docs DIR writes the same pages, and removes a page it generated for a rule that is gone")
+    func rulesDocsCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stale = directory + "/no-such-rule.md"
+        try (RuleCatalog.page(RuleRegistry.descriptions[0]).replacingOccurrences(of: RuleRegistry.descriptions[0].id, with: "no-such-rule"))
+            .write(toFile: stale, atomically: true, encoding: .utf8)
+        try "my own notes\n".write(toFile: directory + "/notes.md", atomically: true, encoding: .utf8)
+        let run = try flowlens(["rules", "--docs", directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        for page in RuleCatalog.documentation(RuleRegistry.descriptions) {
+            #expect(try String(contentsOfFile: directory + "/" + page.name, encoding: .utf8) == page.text)
+        }
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: directory + "/notes.md"))
+        #expect(try flowlens(["rules", "dead-end", "--docs", directory]).status == 2)
+    }
+
+    @Test("the README is short, and its rule list is the generated one in docs/rules")
+    func readmeIsShort() {
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300)
+        #expect(readme.contains("docs/rules/README.md"))
+        #expect(!readme.contains("| `unknown-step` | error |"), "the rule table lives in docs/rules/README.md, generated")
     }
 
     @Test("every subcommand, format and exit status is documented")
     func commands() {
+        let docs = documentation()
+        let usage = (try? String(contentsOfFile: packageRoot + "/docs/usage.md", encoding: .utf8)) ?? ""
         let formats = ReportFormat.allCases.map { "--format \($0.rawValue)" }
         for format in ExportFormat.allCases {
-            #expect(readme.contains("`\(format.rawValue)`") || readme.contains("`--format \(format.rawValue)`"), "export format \(format.rawValue)")
+            #expect(usage.contains("`\(format.rawValue)`") || usage.contains("`--format \(format.rawValue)`"), "export format \(format.rawValue)")
         }
-        let texts = ["flowlens check", "flowlens export", "flowlens explain", "flowlens rules", "flowlens dump-config", "flowlens init",
-                     "scripts/setup.sh", "scripts/test.sh",
-                     "| 0 |", "| 1 |", "| 2 |"] + formats
-        for text in texts { #expect(readme.contains(text), "\(text)") }
+        let commands = ["flowlens check", "flowlens export", "flowlens explain", "flowlens diff", "flowlens merge", "flowlens trace",
+                        "flowlens rules", "flowlens dump-config", "flowlens init", "| 0 |", "| 1 |", "| 2 |"] + formats
+        for text in commands { #expect(usage.contains(text), "docs/usage.md: \(text)") }
+        for text in ["scripts/setup.sh", "scripts/test.sh", "scripts/test.sh --quick", "scripts/release.sh", "flowlens --version --verbose"] {
+            #expect(docs.contains(text), "\(text)")
+        }
+        #expect(readme.contains("scripts/setup.sh"))
     }
 
-    @Test(".ci/run runs the README's test command")
+    @Test("every relative link of the README and docs/ points to a file that exists")
+    func links() throws {
+        var files = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        if let enumerator = FileManager.default.enumerator(atPath: packageRoot + "/docs") {
+            for case let path as String in enumerator where path.hasSuffix(".md") { files.append("docs/" + path) }
+        }
+        let link = try NSRegularExpression(pattern: #"\]\(([^)\s#]+)(#[^)\s]*)?\)"#)
+        for file in files {
+            let text = try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8)
+            // Links inside code blocks are code, not links.
+            let prose = text.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+            for match in link.matches(in: prose, range: NSRange(prose.startIndex..., in: prose)) {
+                let target = String(prose[Range(match.range(at: 1), in: prose)!])
+                if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:") { continue }
+                let base = URL(fileURLWithPath: packageRoot + "/" + file).deletingLastPathComponent()
+                let path = base.appendingPathComponent(target).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: path), "\(file) links to \(target), which does not exist")
+            }
+        }
+    }
+
+    @Test("LICENSE is the Apache License 2.0")
+    func license() throws {
+        let license = try String(contentsOfFile: packageRoot + "/LICENSE", encoding: .utf8)
+        #expect(license.contains("Apache License") && license.contains("Version 2.0, January 2004"))
+        #expect(license.contains("Copyright 2026 The FlowLens authors"))
+    }
+
+    @Test(".ci/run runs the test command CONTRIBUTING.md names")
     func ci() throws {
         let ci = try String(contentsOfFile: packageRoot + "/.ci/run", encoding: .utf8)
         #expect(ci.contains("scripts/test.sh"))
+        let contributing = try String(contentsOfFile: packageRoot + "/CONTRIBUTING.md", encoding: .utf8)
+        #expect(contributing.contains("`scripts/test.sh`"))
     }
 }
 

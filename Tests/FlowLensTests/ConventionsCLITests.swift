@@ -347,11 +347,9 @@ struct StandardInputCLITests {
         #expect((report["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == ["Checkout", "Orders"], "\(fixed.stdout)")
     }
 
-    @Test("'-' without --stdin-path, a path FlowLens does not read, and text that is not UTF-8 are errors")
+    @Test("a path FlowLens does not read, and text that is not UTF-8 are errors")
     func misuse() throws {
         let root = try conventions.project(["README.md": "x\n"])
-        let dash = try flowlens(["check", "-"], in: root, standardInput: "version: 1\n")
-        #expect(dash.status == 2 && dash.stderr.contains("give --stdin-path PATH"), "\(dash.stderr)")
         let kind = try flowlens(["check", "--stdin-path", "notes.txt"], in: root, standardInput: "hello")
         #expect(kind.status == 2 && kind.stderr.contains("--stdin-path 'notes.txt' is not a file FlowLens reads"), "\(kind.stderr)")
         let binary = try run(flowlensBinary, ["check", "--stdin-path", "a.flow.yaml"], in: root, standardInput: Data([0x76, 0xFF, 0xFE, 0x0A]))

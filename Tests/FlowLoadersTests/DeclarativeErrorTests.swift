@@ -668,8 +668,9 @@ struct DeclarativeErrorTests {
 
     // MARK: Duplicate keys
 
-    /// Yams rejects the whole document; the position is that of the *first* occurrence of the key.
-    @Test("a duplicate mapping key fails the whole file, at the first occurrence")
+    /// Yams rejects the whole document and names the first occurrence of the key; the finding is at
+    /// the second, the one to remove, and names the line of the first.
+    @Test("a duplicate mapping key fails the whole file, at the duplicate")
     func duplicateMappingKey() {
         let graph = load("""
             version: 1
@@ -681,13 +682,13 @@ struct DeclarativeErrorTests {
                     next: c
             """)
         #expect(graph.findingsAreInvalidInput)
-        #expect(graph.reported == [Reported(location: at(6, 9), message: "duplicate key 'next' in a mapping")])
+        #expect(graph.reported == [Reported(location: at(7, 9), message: "duplicate key 'next' in a mapping (first at line 6)")])
         #expect(graph.flows.isEmpty)
     }
 
     @Test("a duplicate key in JSON")
     func duplicateJSONKey() {
         let graph = load(#"{"version": 1, "version": 1, "flows": []}"#, file: "d.flow.json")
-        #expect(graph.reported == [Reported(location: at(1, 2, file: "d.flow.json"), message: "duplicate key 'version' in a mapping")])
+        #expect(graph.reported == [Reported(location: at(1, 16, file: "d.flow.json"), message: "duplicate key 'version' in a mapping (first at line 1)")])
     }
 }

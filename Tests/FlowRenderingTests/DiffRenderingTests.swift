@@ -102,7 +102,7 @@ struct FlowDiffTests {
         let card = lines.first { $0.contains("<B>Charge card</B>") }!
         #expect(card.contains("color=\"\(DiagramMarks.changed)\""))
         #expect(card.contains("needs total: Decimal → Int") && card.contains("+ needs token (String)"))
-        #expect(card.contains("may be missing: token"))  // the new version's finding, drawn as usual
+        #expect(card.contains("never set: token"))  // the new version's finding, drawn as usual
         #expect(lines.contains { $0.contains("Pay at pickup") && $0.contains("style=dashed") && $0.contains(DiagramMarks.removed) })
         #expect(lines.contains { $0.contains("Pay by card anyway") && $0.contains(DiagramMarks.added) })
         for legend in ["green: added", "red, dashed: removed", "blue: changed"] { #expect(dot.contains(legend)) }

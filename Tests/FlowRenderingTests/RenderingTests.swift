@@ -66,7 +66,7 @@ struct DOTBuilderTests {
     func findingsDrawn() {
         let (flows, findings) = showcase()
         let dot = DOTBuilder().dot(for: flows[0], findings: findings)
-        #expect(dot.contains("may be missing"))
+        #expect(dot.contains("never set"))  // a read of a key no step sets: missing on every path, not "may be"
         #expect(dot.contains("no such step"))
         #expect(dot.contains("✖ no such step"))
         #expect(dot.contains("style=\"rounded,dashed,filled\""))  // unreachable
@@ -122,5 +122,16 @@ struct GraphvizTests {
         }
         #expect(results.count == 8)
         #expect(results.allSatisfy { $0 == reference })
+    }
+}
+
+@Suite("Finding phrases on diagrams")
+struct FindingPhraseWordsTests {
+    @Test("a key one branch sets 'may be missing'; a key no step sets is 'never set'")
+    func missingOrNeverSet() {
+        let maybe = Finding(rule: RuleID.missingDataKey, severity: .error, message: "step 'Show summary' reads 'deliverySlot', but it is not set on every path: it is missing on 'a' → 'b'", location: nil, key: "deliverySlot")
+        let never = Finding(rule: RuleID.missingDataKey, severity: .error, message: "step 'greet' reads 'userName', but no step sets it and the flow does not start with it", location: nil, key: "userName")
+        #expect(FindingPhrase.text(maybe) == "✖ may be missing: deliverySlot")
+        #expect(FindingPhrase.text(never) == "✖ never set: userName")
     }
 }

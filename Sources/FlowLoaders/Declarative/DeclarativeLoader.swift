@@ -1,7 +1,7 @@
 import FlowModel
 import Yams
 
-/// Reads FlowLens's own format (the README, "The declarative format"): YAML, or JSON (checked by a
+/// Reads FlowLens's own format (docs/format.md): YAML, or JSON (checked by a
 /// JSON parser, composed by the YAML one, which keeps every node's line and column).
 public struct DeclarativeLoader: FlowLoader {
     /// The format versions this loader reads.
@@ -35,9 +35,12 @@ public struct DeclarativeLoader: FlowLoader {
     static func finding(for error: any Error, file: String) -> Finding {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: file, line: mark.line, column: mark.column) }
         switch error {
-        case let YamlError.scanner(context, problem, mark, _),
-             let YamlError.parser(context, problem, mark, _),
-             let YamlError.composer(context, problem, mark, _):
+        case let YamlError.scanner(context, problem, mark, yaml),
+             let YamlError.parser(context, problem, mark, yaml),
+             let YamlError.composer(context, problem, mark, yaml):
+            if problem.contains("cannot start any token"), isTab(at: mark, in: yaml) {
+                return .invalidInput("syntax error: a tab where YAML allows only spaces (YAML never indents with tabs): replace it with spaces", at: at(mark))
+            }
             let text = context.map { "\($0.text) at line \($0.mark.line), column \($0.mark.column): " } ?? ""
             return .invalidInput("syntax error: \(text)\(problem)", at: at(mark))
         case let YamlError.reader(problem, offset, _, yaml):
@@ -55,10 +58,53 @@ public struct DeclarativeLoader: FlowLoader {
             }
             return .invalidInput("cannot read text: \(problem)", at: location)
         case let YamlError.duplicatedKeysInMapping(duplicates, context):
+            // Yams names the first of the equal keys; the finding belongs at the second, the one to remove.
+            let first = context.mark
+            if duplicates.count == 1, let second = secondKey(duplicates[0], after: first, in: context.text) {
+                return .invalidInput("duplicate key '\(duplicates[0])' in a mapping (first at line \(first.line))",
+                                     at: SourceLocation(file: file, line: second.line, column: second.column))
+            }
             return .invalidInput("duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in a mapping", at: at(context.mark))
         default:
             return .invalidInput("cannot parse: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
+    }
+}
+
+extension DeclarativeLoader {
+    /// Whether the character at `mark` (1-based line and column) of `text` is a tab, or a tab is in
+    /// the white space that starts its line.
+    static func isTab(at mark: Mark, in text: String) -> Bool {
+        guard mark.line >= 1, let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(mark.line - 1).first else { return false }
+        let characters = Array(line)
+        if mark.column >= 1, mark.column <= characters.count, characters[mark.column - 1] == "\t" { return true }
+        return characters.prefix { $0 == " " || $0 == "\t" }.contains("\t")
+    }
+
+    /// Where the key `key`, first written at `first` (1-based), is written again in its mapping: later
+    /// on the same line (a flow mapping, `{a: 1, a: 2}`), or on a later line at the same column with only
+    /// spaces before it (a block mapping). Nil when it cannot be found so.
+    static func secondKey(_ key: String, after first: Mark, in text: String) -> (line: Int, column: Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        guard first.line >= 1, first.line <= lines.count, first.column >= 1 else { return nil }
+        let spellings = [key, "\"\(key)\"", "'\(key)'"].map { Array($0) }
+        func isKey(_ line: [Character], at i: Int) -> Bool {
+            guard i < line.count, i == 0 || " \t{,".contains(line[i - 1]) else { return false }
+            for spelling in spellings where line.count >= i + spelling.count && Array(line[i..<(i + spelling.count)]) == spelling {
+                var j = i + spelling.count
+                while j < line.count, line[j] == " " { j += 1 }
+                if j < line.count, line[j] == ":" { return true }
+            }
+            return false
+        }
+        let firstLine = lines[first.line - 1]
+        for i in first.column..<max(first.column, firstLine.count) where isKey(firstLine, at: i) { return (first.line, i + 1) }
+        let column = first.column - 1
+        for n in first.line..<lines.count {
+            let line = lines[n]
+            if line.count > column, line[..<column].allSatisfy({ $0 == " " }), isKey(line, at: column) { return (n + 1, column + 1) }
+        }
+        return nil
     }
 }
 

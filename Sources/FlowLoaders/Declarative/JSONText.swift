@@ -48,9 +48,26 @@ enum JSONText {
             } else if let offset = number(after: "character ", in: text) {
                 location = position(ofUTF8Offset: offset, in: contents, file: file)
             }
-            let sentence = text.replacingOccurrences(of: #" around (line \d+, column \d+|character \d+)\.?"#, with: "", options: .regularExpression)
-            return .invalidInput("invalid JSON: \(sentence.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))", at: location)
+            var sentence = text.replacingOccurrences(of: #" around (line \d+, column \d+|character \d+)\.?"#, with: "", options: .regularExpression)
+                .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+            if sentence == "Invalid value" || sentence == "No value" { sentence = invalidValue(at: location, in: contents) }
+            return .invalidInput("invalid JSON: \(sentence)", at: location)
         }
+    }
+
+    /// What Foundation calls "Invalid value", said with what is there: a value is expected (a string
+    /// in double quotes, a number, an object, an array, true, false or null) where `location` has
+    /// something else; a `}` or `]` there follows a trailing comma.
+    static func invalidValue(at location: SourceLocation, in contents: String) -> String {
+        let expected = "a value (a string in double quotes, a number, an object, an array, true, false or null)"
+        guard location.line >= 1, let line = contents.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(location.line - 1).first else {
+            return "expected \(expected)"
+        }
+        let rest = line.dropFirst(max(0, location.column - 1)).drop { $0 == " " || $0 == "\t" }
+        guard let first = rest.first else { return "expected \(expected), found the end of the line" }
+        if first == "}" || first == "]" { return "expected \(expected) before '\(first)': a trailing comma is not allowed in JSON" }
+        let word = String(rest.prefix { !" \t,:}]".contains($0) }.prefix(20))
+        return "expected \(expected), found '\(word.isEmpty ? String(first) : word)'"
     }
 
     private static func number(after word: String, in text: String) -> Int? {

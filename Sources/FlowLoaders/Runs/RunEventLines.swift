@@ -2,7 +2,7 @@ import FlowModel
 import Foundation
 
 /// FlowLens's own run-record format, for any app and any flow library: one JSON object a line
-/// (JSON Lines), one event each, in the order they happened (README, "Run records"):
+/// (JSON Lines), one event each, in the order they happened (docs/inputs/run-records.md):
 ///
 /// ```
 /// {"flow": "checkout", "run": "r-41", "step": "validateCart", "event": "start", "time": "2026-11-02T10:15:02.120Z"}

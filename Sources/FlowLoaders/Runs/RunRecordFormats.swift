@@ -1,7 +1,7 @@
 import FlowModel
 import Foundation
 
-/// A format of run records: what flows leave behind when they run (README, "Run records"). Each
+/// A format of run records: what flows leave behind when they run (docs/inputs/run-records.md). Each
 /// reader keeps what it can read and reports each line or record it cannot as an `invalid-input`
 /// finding at its line, skipping it; nothing else is lost.
 public struct RunRecordFormat: Sendable {
