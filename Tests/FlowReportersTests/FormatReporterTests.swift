@@ -288,7 +288,7 @@ struct FormatReporterTests {
         let output = MarkdownReporter().report(report)
         let lines = output.split(separator: "\n").map(String.init)
         #expect(lines[0] == MarkdownReporter.marker)
-        #expect(lines[1] == "### ❌ FlowLens: 7 errors, 1 warning in 2 flows (1 file)")
+        #expect(lines[1] == "### ❌ FlowLens: 8 errors, 1 warning in 2 flows (1 file)")
         let rows = lines.filter { $0.hasPrefix("| error |") || $0.hasPrefix("| warning |") }
         #expect(rows.count == report.findings.count)
         #expect(output.contains("| `type-mismatch` | error | 2 |"))
@@ -337,7 +337,7 @@ struct FormatReporterTests {
     func markdownTruncated() {
         let output = MarkdownReporter(maxFindings: 2).report(showcaseReport())
         #expect(output.split(separator: "\n").filter { $0.hasPrefix("| error |") || $0.hasPrefix("| warning |") }.count == 2)
-        #expect(output.contains("… and 6 more findings, not listed here; run `flowlens check` to see them all."))
+        #expect(output.contains("… and 7 more findings, not listed here; run `flowlens check` to see them all."))
         #expect(output.contains("| `type-mismatch` | error | 2 |"))
     }
 

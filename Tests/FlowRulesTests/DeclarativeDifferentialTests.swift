@@ -144,6 +144,7 @@ struct DeclarativeDifferentialTests {
             let left = Self.disagreements(small) ?? []
             Issue.record("seed \(seed): \(left.map(\.description).joined(separator: "\n"))\n\(small.yaml)")
         }
+        print("differential: \(checked) of \(count) generated programs explored to the end, \(failures) disagree")
         #expect(failures == 0, "\(failures) of \(checked) programs disagree")
         #expect(checked >= count * 9 / 10, "only \(checked) of \(count) programs were explored to the end")
     }

@@ -13,7 +13,9 @@ public struct MissingDataKeyRule: Rule {
             branch only is missing on the others after they join; the message names such a path. \
             A grouped step sees only its element key. Optional reads (`Type?`, `optional: true`) are \
             never reported. A read of a key nothing sets, spelt like exactly one key set on every path \
-            to it, gets that key as its "did you mean", which `check --fix` applies.
+            to it, gets that key as its "did you mean", which `check --fix` applies. A case on a key \
+            (`when: {key: K, equals: V}`) reads it too: on a key no run has set by then, the case \
+            never matches, and the finding is at the case.
             """,
         triggeringExamples: [
             """
@@ -56,6 +58,20 @@ public struct MissingDataKeyRule: Rule {
                     writes: {url: URL}
                     next: done
                   - {id: done, kind: end, reads: {urls: "[URL]"}}
+            """,
+            """
+            version: 1
+            flows:
+              - name: Case on a key nothing sets
+                steps:
+                  - id: route
+                    kind: branch
+                    next:
+                      - {to: express, when: {key: shipping, equals: express}} # finding
+                      - {to: standard, otherwise: true}
+                  - {id: express, next: done}
+                  - {id: standard, next: done}
+                  - {id: done, kind: end}
             """,
         ],
         nonTriggeringExamples: [
