@@ -144,23 +144,7 @@ public struct FlowMachine: Sendable {
     /// The states a run starts in: one per entry and per choice of the initial values written only
     /// under a condition.
     public func initialStates() -> [State] {
-        var datas: [[String: Value]] = [[:]]
-        for access in flow.initialData {
-            let value = Value(type: access.type, string: access.stringValue)
-            if access.condition != nil {
-                datas = datas.flatMap { d -> [[String: Value]] in
-                    var with = d
-                    with[access.key] = value
-                    return [d, with]
-                }
-            } else {
-                datas = datas.map { d in
-                    var d = d
-                    d[access.key] = value
-                    return d
-                }
-            }
-        }
+        let datas = Self.written(flow.initialData, into: [:])
         return graph.entries.flatMap { entry in datas.map { State(tokens: [entry], data: $0) } }
     }
 
@@ -264,7 +248,7 @@ public struct FlowMachine: Sendable {
         }
         // A step with an error way may fail on any run, before it writes.
         if !errorWays.isEmpty { fail() }
-        for data in written(by: s, into: rest.data) {
+        for data in Self.written(s.writes, into: rest.data) {
             var done = rest
             done.data = data
             if s.isExit {
@@ -299,10 +283,10 @@ public struct FlowMachine: Sendable {
         return moves
     }
 
-    /// The data after `step`'s writes: one result per choice of its writes made only under a condition.
-    private func written(by step: Step, into data: [String: Value]) -> [[String: Value]] {
+    /// The data after `writes`: one result per choice of the writes made only under a condition.
+    private static func written(_ writes: [DataAccess], into data: [String: Value]) -> [[String: Value]] {
         var results = [data]
-        for access in step.writes {
+        for access in writes {
             let value = Value(type: access.type, string: access.stringValue)
             if access.condition != nil {
                 results = results.flatMap { d -> [[String: Value]] in
