@@ -324,7 +324,7 @@ struct SchemaTests {
         try run("/usr/bin/env", ["python3", "scripts/validate-schema.py", "schema/flowlens-flow.schema.json"] + files)
     }
 
-    @Test("every sample validates against schema/flowlens-flow.schema.json")
+    @Test("every sample validates against schema/flowlens-flow.schema.json", .needs(.jsonSchema))
     func samplesValidate() throws {
         let files = try Self.sampleFiles().filter { !Self.invalidOnPurpose.contains($0) }
         #expect(files.count >= 13)
@@ -332,7 +332,7 @@ struct SchemaTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     }
 
-    @Test("the deliberately invalid samples fail validation")
+    @Test("the deliberately invalid samples fail validation", .needs(.jsonSchema))
     func invalidSamplesFail() throws {
         for file in Self.invalidOnPurpose { #expect(try validate([file]).status != 0, "\(file)") }
     }
