@@ -235,9 +235,8 @@ struct ExportCommandTests {
         let actual = try files(directory)
         #expect(actual == expected, "output/ has a different set of files: run scripts/setup.sh")
         for name in actual where expected.contains(name) {
-            let old = fm.contents(atPath: packageRoot + "/output/" + name)
-            let new = fm.contents(atPath: directory + "/" + name)
-            #expect(old == new, "output/\(name) is stale: run scripts/setup.sh and commit output/")
+            let mismatch = Picture.mismatch(fm.contents(atPath: packageRoot + "/output/" + name), fm.contents(atPath: directory + "/" + name), name: name)
+            #expect(mismatch == nil, "output/\(name) is stale: run scripts/setup.sh and commit output/\n\(mismatch ?? "")")
         }
     }
 
