@@ -108,6 +108,7 @@ step "built"
 # plugin's output folder. Not `swift package plugin generate-manual`: the plugin builds every product
 # first, which compiles FlowLens and swift-syntax a second time for the host (4 minutes here).
 swift build --product generate-manual
+mkdir -p .build/plugins/GenerateManual/outputs/flowlens
 .build/debug/generate-manual .build/debug/flowlens --output-directory .build/plugins/GenerateManual/outputs/flowlens
 step "man page generated"
 swift test --skip-build "${swift_test_arguments[@]}"
