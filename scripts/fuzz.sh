@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]   e.g. scripts/fuzz.sh plantuml 600 -runs=1000000
 #   scripts/fuzz.sh --build                                  only build the fuzzer
-#   scripts/fuzz.sh --smoke SECONDS                          every target for SECONDS each (scripts/test.sh)
+#   scripts/fuzz.sh --smoke SECONDS                          every target for SECONDS each, after the build
+#                                                            (scripts/test.sh --all; not in the default CI run)
 #   scripts/fuzz.sh --save-corpus TARGET                     keep a long run's corpus in the repository
 #
 # Targets: yaml json flowios flowstate syrup elevate plantuml (loaders), dot svg mermaid review reports
@@ -125,7 +126,7 @@ case "${1:-}" in
       echo "fuzz smoke: $target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") runs in ${seconds}s, no crash" >&2
     done
     ;;
-  "" | -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "" | -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *)
     target=$1
     seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}

@@ -3,6 +3,7 @@
 FlowKit loader.
 
     scripts/plantuml-structure.py FILE.puml [--define NAME=value ...] [--jar PLANTUML_JAR] [--no-cache]
+    scripts/plantuml-structure.py --batch FILE.puml... [--define NAME=value ...]   (one JVM for them all)
 
 For each `@startuml ... @enduml` block that PlantUML parses as a STATE diagram it prints the states
 (with their parent composite), the `[*]` pseudo-states of each composite, the transitions
@@ -85,7 +86,10 @@ flag (set for -up->/-left->, whose entities PlantUML swaps). Errors are PlantUML
 version the Java compile may fail, and the script says so (exit 2).
 
 One run costs one JVM start: about 0.45 s per file here with the cached helper (1 s the first
-time, or with --no-cache). For comparison, `plantuml -tsvg` on the 13 samples of samples/flowkit
+time, or with --no-cache); --batch reads every file named in that one JVM (the agreement test's 41
+files in one run per set of --defines). A batch prints what single runs print, except for the names
+PlantUML generates from a counter that runs on across the JVM's files (unnamed notes `GMN<n>`,
+concurrent regions `CONC<n>`). For comparison, `plantuml -tsvg` on the 13 samples of samples/flowkit
 takes 1.2 s in one call and 6.5 s as 13 calls: JVM start-up (0.5 s) dominates.
 """
 
@@ -222,8 +226,18 @@ public class PlantUMLStructure {
             + ",\"notes\":[" + String.join(",", noteJSON) + "]";
     }
 
+    // One JSON line per file named: a batch of files costs one JVM start.
     public static void main(String[] args) throws Exception {
-        File file = new File(args[0]).getAbsoluteFile();
+        for (String arg : args) {
+            String line;
+            try { line = structure(arg); }
+            catch (Throwable t) { line = "{\"exception\":" + q(t.toString()) + "}"; }
+            System.out.println(line);
+        }
+    }
+
+    static String structure(String path) throws Exception {
+        File file = new File(path).getAbsoluteFile();
         String source = new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8);
         SourceStringReader reader = new SourceStringReader(Defines.createWithFileName(file), source, "UTF-8",
             Collections.<String>emptyList(), file.getParentFile());
@@ -247,7 +261,7 @@ public class PlantUMLStructure {
                 blocks.add(head + ",\"diagram\":" + q(type) + "}");
             }
         }
-        System.out.println("{\"version\":" + q(Version.versionString()) + ",\"blocks\":[" + String.join(",", blocks) + "]}");
+        return "{\"version\":" + q(Version.versionString()) + ",\"blocks\":[" + String.join(",", blocks) + "]}";
     }
 }
 """
@@ -347,19 +361,58 @@ def unclosed_starts(path, blocks):
             if re.match(r"\s*@startuml\b", text) and not any(start <= number <= end for start, end in covered)]
 
 
+def structure(path, parsed, defines):
+    """The output for one file from the helper's JSON line: (exit status, output, stderr lines)."""
+    if "exception" in parsed:
+        return 2, None, [f"plantuml-structure: PlantUML failed on {path}: {parsed['exception']}"]
+    blocks = parsed["blocks"]
+    diagrams, skipped, errors = [], [], []
+    for index, block in enumerate(blocks):
+        for error in block.pop("errors", []):
+            errors.append({"block": index, "line": error["line"], "message": error["message"]})
+        if block["diagram"] == "state":
+            block.pop("diagram")
+            diagrams.append(block)
+        else:
+            skipped.append({key: block[key] for key in ("line", "endLine", "diagram")})
+    unclosed = unclosed_starts(path, blocks)
+    warnings = [f"line {number}: @startuml without a following @enduml: PlantUML ignores this block"
+                for number in unclosed]
+    if not blocks:
+        # What `plantuml FILE` says: "Warning: no image in FILE" (exit 100); with -pipe, "No diagram found".
+        errors.append({"block": None, "line": unclosed[0] if unclosed else None,
+                       "message": "no diagram found: no @startuml ... @enduml block"
+                                  + (" (@startuml without @enduml)" if unclosed else "")})
+
+    output = {"file": path, "plantuml": parsed["version"], "defines": dict(sorted(defines)),
+              "diagrams": diagrams, "skipped": skipped, "errors": errors, "warnings": warnings}
+    messages = [f"{path}: warning: {warning}" for warning in warnings]
+    for error in errors:
+        where = f"{path}:{error['line']}" if error["line"] else path
+        messages.append(f"{where}: plantuml: {error['message']}")
+    return (1 if errors else 0), output, messages
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", help="a .puml file")
+    parser.add_argument("files", nargs="+", metavar="file", help="a .puml file (several with --batch)")
     parser.add_argument("--define", action="append", type=parse_define, default=[], metavar="NAME=value",
                         help="environment variable for the PlantUML process (read by %%getenv); repeatable")
     parser.add_argument("--jar", help="plantuml.jar to use (default: the one the `plantuml` command runs)")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not compile the Java helper into ~/.cache/flowlens (slower: compiled on every run)")
+    parser.add_argument("--batch", action="store_true",
+                        help="every FILE in one JVM: prints {\"results\": [{\"file\", \"status\", \"output\", "
+                             "\"stderr\"}]}, each what one run on that file would print and exit with; exit 0, "
+                             "or 2 when PlantUML cannot run")
     args = parser.parse_args()
+    if len(args.files) > 1 and not args.batch:
+        parser.error("several files need --batch")
 
-    if not os.path.isfile(args.file):
-        fail(f"{args.file}: no such file")
+    for path in args.files:
+        if not os.path.isfile(path):
+            fail(f"{path}: no such file")
     jar, java = find_jar(args.jar), find_java()
     environment = dict(os.environ)
     environment.update(dict(args.define))
@@ -373,10 +426,11 @@ def main():
             with open(helper, "w", encoding="utf-8") as handle:
                 handle.write(JAVA_SOURCE)
             launch = ["-cp", jar, helper]
-        command = [java, "-Djava.awt.headless=true", "-Dfile.encoding=UTF-8", *launch, os.path.abspath(args.file)]
+        command = [java, "-Djava.awt.headless=true", "-Dfile.encoding=UTF-8", *launch,
+                   *[os.path.abspath(path) for path in args.files]]
         try:
             result = subprocess.run(command, cwd=workdir, env=environment, capture_output=True, text=True,
-                                    timeout=300)
+                                    timeout=300 * len(args.files))
         except (OSError, subprocess.TimeoutExpired) as error:
             fail(f"cannot run PlantUML: {error}")
     if result.returncode != 0:
@@ -385,40 +439,31 @@ def main():
             detail = (f"the helper does not compile against {jar}; it reads PlantUML 1.2020 internals "
                       f"(is this another PlantUML version?)\n{detail}")
         fail(f"PlantUML failed (exit {result.returncode}):\n{detail}")
-    try:
-        parsed = json.loads(result.stdout)
-    except json.JSONDecodeError as error:
-        fail(f"unreadable helper output ({error}):\n{result.stdout[:2000]}")
+    lines = result.stdout.splitlines()
+    if len(lines) != len(args.files):
+        fail(f"the helper printed {len(lines)} lines for {len(args.files)} files:\n{result.stdout[:2000]}")
+    results = []
+    for path, line in zip(args.files, lines):
+        try:
+            parsed = json.loads(line)
+        except json.JSONDecodeError as error:
+            fail(f"unreadable helper output ({error}):\n{line[:2000]}")
+        results.append((path, *structure(path, parsed, args.define)))
 
-    blocks = parsed["blocks"]
-    diagrams, skipped, errors = [], [], []
-    for index, block in enumerate(blocks):
-        for error in block.pop("errors", []):
-            errors.append({"block": index, "line": error["line"], "message": error["message"]})
-        if block["diagram"] == "state":
-            block.pop("diagram")
-            diagrams.append(block)
-        else:
-            skipped.append({key: block[key] for key in ("line", "endLine", "diagram")})
-    unclosed = unclosed_starts(args.file, blocks)
-    warnings = [f"line {number}: @startuml without a following @enduml: PlantUML ignores this block"
-                for number in unclosed]
-    if not blocks:
-        # What `plantuml FILE` says: "Warning: no image in FILE" (exit 100); with -pipe, "No diagram found".
-        errors.append({"block": None, "line": unclosed[0] if unclosed else None,
-                       "message": "no diagram found: no @startuml ... @enduml block"
-                                  + (" (@startuml without @enduml)" if unclosed else "")})
-
-    output = {"file": args.file, "plantuml": parsed["version"], "defines": dict(sorted(args.define)),
-              "diagrams": diagrams, "skipped": skipped, "errors": errors, "warnings": warnings}
+    if args.batch:
+        batch = {"results": [{"file": path, "status": status, "output": output, "stderr": "".join(m + "\n" for m in messages)}
+                             for path, status, output, messages in results]}
+        json.dump(batch, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    path, status, output, messages = results[0]
+    if output is None:
+        fail("\n".join(messages).removeprefix("plantuml-structure: "))
     json.dump(output, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
     sys.stdout.write("\n")
-    for warning in warnings:
-        print(f"{args.file}: warning: {warning}", file=sys.stderr)
-    for error in errors:
-        where = f"{args.file}:{error['line']}" if error["line"] else args.file
-        print(f"{where}: plantuml: {error['message']}", file=sys.stderr)
-    return 1 if errors else 0
+    for message in messages:
+        print(message, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

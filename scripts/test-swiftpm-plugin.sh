@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Tests FlowLens's SwiftPM plugins with an example package (run by scripts/test.sh):
-#   scripts/test-swiftpm-plugin.sh            the plugins built from source, with examples/swiftpm-plugin;
-#   scripts/test-swiftpm-plugin.sh --binary   the binary plugins (FlowLensPlugins), with
+# Tests FlowLens's SwiftPM plugins with an example package:
+#   scripts/test-swiftpm-plugin.sh            the plugins built from source, with examples/swiftpm-plugin
+#                                             (it compiles FlowLens and swift-syntax again: scripts/test.sh
+#                                             --all and --packages run it, not the default CI run);
+#   scripts/test-swiftpm-plugin.sh --binary   (scripts/test.sh, CI) the binary plugins (FlowLensPlugins), with
 #                                             examples/swiftpm-binary-plugin, on an artifact bundle of
 #                                             the debug binary already built (no release build here);
 #   1. the build-tool plugin checks the sample's flow during `swift build`, and the build passes;

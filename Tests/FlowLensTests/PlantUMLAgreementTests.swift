@@ -35,9 +35,15 @@ struct PlantUMLAgreementTests {
         }
     }
 
-    @Test(arguments: cases)
+    /// What PlantUML parses from every case: one JVM per environment (`plantuml-structure.py --batch`)
+    /// rather than one per file, read once for all the cases.
+    static let structures: Result<[AgreementCase: PlantUMLStructure], PlantUMLUnavailable> = Result {
+        try PlantUMLStructure.batch(cases)
+    }.mapError { $0 as? PlantUMLUnavailable ?? PlantUMLUnavailable(message: "\($0)") }
+
+    @Test(.needs(.plantUML), arguments: cases)
     func agrees(_ sample: AgreementCase) throws {
-        let plantUML = try PlantUMLStructure(file: sample.file, environment: sample.environment)
+        let plantUML = try #require(try Self.structures.get()[sample], "no structure for \(sample.file)")
         let graph = SourceLoader(environment: sample.environment)
             .load(files: [InputFile(path: packageRoot + "/" + sample.file, displayPath: sample.file)])
         guard plantUML.accepted else {
@@ -101,7 +107,7 @@ struct PlantUMLAgreementTests {
     static func stateID(_ id: String) -> String { id.hasSuffix("_state") ? String(id.dropLast(6)) : id }
 }
 
-struct AgreementCase: CustomTestStringConvertible, Sendable {
+struct AgreementCase: CustomTestStringConvertible, Hashable, Sendable {
     let file: String
     let environment: [String: String]
     var testDescription: String {
@@ -110,8 +116,8 @@ struct AgreementCase: CustomTestStringConvertible, Sendable {
 }
 
 /// What `scripts/plantuml-structure.py` prints, in the form the test compares.
-struct PlantUMLStructure {
-    struct Diagram {
+struct PlantUMLStructure: Sendable {
+    struct Diagram: Sendable {
         var line: Int
         var endLine: Int
         var states: [String]
@@ -124,16 +130,34 @@ struct PlantUMLStructure {
     var errors: String
     var diagrams: [Diagram] = []
 
-    init(file: String, environment: [String: String]) throws {
-        let result = try run("/usr/bin/env", ["python3", "scripts/plantuml-structure.py", file] + environment.map { "--define=\($0)=\($1)" })
-        let data = Data(result.stdout.utf8)
-        let errorText = result.stderr
-        guard result.status != 2 else {
-            throw PlantUMLUnavailable(message: "scripts/plantuml-structure.py could not run PlantUML: \(errorText)")
+    /// Every case's structure, from one `plantuml-structure.py --batch` run (one JVM) per environment.
+    static func batch(_ cases: [AgreementCase]) throws -> [AgreementCase: PlantUMLStructure] {
+        var structures: [AgreementCase: PlantUMLStructure] = [:]
+        for (environment, group) in Dictionary(grouping: cases, by: \.environment) {
+            let defines = environment.sorted { $0.key < $1.key }.map { "--define=\($0.key)=\($0.value)" }
+            let result = try run("/usr/bin/env", ["python3", "scripts/plantuml-structure.py", "--batch"] + defines + group.map(\.file))
+            guard result.status == 0,
+                  let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                  let results = json["results"] as? [[String: Any]], results.count == group.count else {
+                throw PlantUMLUnavailable(message: "scripts/plantuml-structure.py could not run PlantUML: \(result.stderr)")
+            }
+            for (sample, one) in zip(group, results) {
+                let status = one["status"] as? Int ?? 2
+                let errorText = one["stderr"] as? String ?? ""
+                guard status != 2 else {
+                    throw PlantUMLUnavailable(message: "scripts/plantuml-structure.py could not run PlantUML on \(sample.file): \(errorText)")
+                }
+                structures[sample] = PlantUMLStructure(accepted: status == 0, errors: errorText, json: one["output"] as? [String: Any])
+            }
         }
-        accepted = result.status == 0
+        return structures
+    }
+
+    /// The structure of one file's output (`json`), PlantUML accepted it or not.
+    init(accepted: Bool, errors errorText: String, json: [String: Any]?) {
+        self.accepted = accepted
         errors = errorText
-        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        guard let json else { return }
         for diagram in json["diagrams"] as? [[String: Any]] ?? [] {
             // Concurrent regions are groups PlantUML makes inside a composite, not states: their states
             // belong to the composite.
@@ -182,7 +206,7 @@ struct PlantUMLStructure {
     }
 }
 
-struct PlantUMLUnavailable: Error, CustomStringConvertible {
+struct PlantUMLUnavailable: Error, CustomStringConvertible, Sendable {
     let message: String
     var description: String { message }
 }

@@ -31,10 +31,11 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
 }
 
 /// Renders every `.mmd` and `.md` under `folder` with the real Mermaid (scripts/validate-mermaid.py,
-/// headless Chromium) when the machine has it (scripts/bootstrap.sh --test installs it); nil when it does not.
+/// headless Chromium) when the machine has it (scripts/bootstrap.sh --test installs it); nil when it
+/// does not, or with `FLOWLENS_SKIP_TOOLS=1`. With `FLOWLENS_REQUIRE_TOOLS=1` it always runs, so
+/// that a missing Mermaid fails the test.
 public func validateWithMermaid(folder: String) throws -> Run? {
-    let probe = "import importlib.util, shutil, sys; sys.exit(0 if importlib.util.find_spec('mmdc') and shutil.which('chromium') else 1)"
-    guard try run("/usr/bin/env", ["python3", "-c", probe]).status == 0 else { return nil }
+    guard ExternalTool.mermaid.shouldRun else { return nil }
     return try run("/usr/bin/env", ["python3", packageRoot + "/scripts/validate-mermaid.py", folder])
 }
 
