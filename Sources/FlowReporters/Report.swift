@@ -27,7 +27,7 @@ public struct Report: Sendable, CustomStringConvertible {
     /// Findings of severity note.
     public var notes: [Finding] { findings.filter { $0.severity == .note } }
     /// True when some input could not be read.
-    public var hasInvalidInput: Bool { findings.contains { $0.rule == RuleID.invalidInput } }
+    public var hasInvalidInput: Bool { findings.contains { $0.rule == RuleID.invalidInput && $0.severity == .error } }
 
     /// The findings as text, one a line, as `flowlens check` prints them.
     public var description: String { TextReporter().report(self) }

@@ -70,7 +70,7 @@ struct SwiftBrokenFileTests {
         #expect(found.allSatisfy { $0.rule == RuleID.invalidInput }, "\(found.map(\.rule))")
     }
 
-    @Test("a broken file without flows that a flow's file uses is invalid-input on its own; a well-formed file beside it is read and checked; one nothing uses is not parsed")
+    @Test("a broken file without flows that a flow's file uses is invalid-input on its own (a note when it names no flow library, an error when it does); a well-formed file beside it is read and checked; one nothing uses is not parsed")
     func brokenHelper() throws {
         let broken = """
             struct Keys {
@@ -97,7 +97,13 @@ struct SwiftBrokenFileTests {
         let found = report([(name: "Keys.swift", text: broken), (name: "Ping.swift", text: fine)])
         let invalid = found.filter { $0.rule == RuleID.invalidInput }
         #expect(invalid.count == 1 && invalid[0].flow == nil && invalid[0].location?.file == "Keys.swift", "\(invalid)")
+        // Keys.swift names no flow library (old or foreign Swift): a note, which fails no run.
+        #expect(invalid.first?.severity == .note)
+        #expect(invalid.first?.message.contains("in a file that names no flow library") == true, "\(invalid)")
         #expect(found.contains { $0.rule == "stuck-step" && $0.flow == "Ping" })
+        // The same file naming a library it uses is one the flows may depend on: an error.
+        let withLibrary = report([(name: "Keys.swift", text: "typealias Later = Deferred<Ping>\n" + broken), (name: "Ping.swift", text: fine)])
+        #expect(withLibrary.filter { $0.rule == RuleID.invalidInput }.map(\.severity) == [.error])
         // Without `Keys.token`, nothing connects Keys.swift to a flow: it is not parsed (its errors are
         // the compiler's), and the flow's findings are the same.
         let alone = report([(name: "Keys.swift", text: broken),

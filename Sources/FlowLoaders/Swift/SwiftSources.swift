@@ -76,7 +76,9 @@ extension SwiftSources {
     /// One `invalid-input` finding per file that does not parse (the first error swift-syntax's
     /// parser marks: a missing or an unexpected token) or holds merge-conflict markers, for each flow
     /// defined in it (carrying the flow's id, so that the flow is reported as not read, not as clean),
-    /// or one for the file when it defines none. A broken file is never taken as if it were whole.
+    /// or one for the file when it defines none (a note when it names no flow library: a flow linter
+    /// has nothing to say about old or foreign Swift beyond what it cannot read of it). A broken file
+    /// is never taken as if it were whole.
     static func syntaxErrors(in files: [ParsedSwiftFile], flows: [Flow]) -> [Finding] {
         var findings: [Finding] = []
         for file in files {
@@ -86,7 +88,15 @@ extension SwiftSources {
                 flow.location?.file == path || flow.steps.contains { $0.location?.file == path }
             }
             if inFile.isEmpty {
-                findings.append(.invalidInput(message, at: location))
+                var finding = Finding.invalidInput(message, at: location)
+                if !namesAFlowLibrary(file) {
+                    // Old Swift, or code for another compiler, that only declares what other files
+                    // use: said, as a note, for what its flows' files may miss of it.
+                    finding.severity = .note
+                    let detail = message.replacingOccurrences(of: "; the file's flows are not checked until it parses", with: "")
+                    finding.message = "\(detail), in a file that names no flow library: what it declares for the flows of other files is not read"
+                }
+                findings.append(finding)
             } else {
                 for flow in inFile {
                     var finding = Finding.invalidInput(message, at: location)
@@ -96,6 +106,13 @@ extension SwiftSources {
             }
         }
         return findings
+    }
+
+    /// Whether the file's text holds a word of a flow library's API (`SwiftRelevance.libraryWords`).
+    static func namesAFlowLibrary(_ file: ParsedSwiftFile) -> Bool {
+        file.text.utf8.withContiguousStorageIfAvailable { bytes in
+            SwiftRelevance.libraryWords.contains { ByteSearch.contains($0, in: bytes) }
+        } ?? true
     }
 
     /// The first merge-conflict marker or syntax error of a file, as a message and a place.
