@@ -1424,3 +1424,28 @@ struct PlantUMLFileTests {
         #expect(graph.flows.first?.kind == .plantUML)
     }
 }
+
+@Suite("PlantUML blocks that run to @enduml")
+struct UnclosedPlantUMLBlockTests {
+    @Test("a note without 'end note' (PlantUML rejects the diagram) is invalid-input where it opens; a closed one is read")
+    func unclosedNote() throws {
+        let text = """
+            @startuml
+            [*] --> Idle
+            Idle --> Busy : start
+            note right of Busy
+              Busy polls the server
+            Busy --> [*]
+            @enduml
+            """
+        let graph = loadPUML(text)
+        let finding = try #require(graph.loadFindings.first { $0.rule == RuleID.invalidInput })
+        #expect(finding.location?.line == 4)
+        #expect(finding.message.contains("'note right of Busy' is not closed by 'end note'"), "\(finding.message)")
+        let closed = loadPUML(text.replacingOccurrences(of: "  Busy polls the server\n", with: "  Busy polls the server\nend note\n"))
+        #expect(closed.loadFindings.isEmpty, "\(closed.loadFindings)")
+        // A legend that runs to the end is the same mistake.
+        let legend = loadPUML("@startuml\n[*] --> A\nlegend\n  A is the only state\nA --> [*]\n@enduml\n")
+        #expect(legend.loadFindings.contains { $0.message.contains("'legend' is not closed by 'end legend'") }, "\(legend.loadFindings)")
+    }
+}

@@ -291,9 +291,12 @@ struct StateDiagramReader {
         var skipUntil: Set<String>?  // the lines that end a multi-line note, legend …
         var readingTitle = false  // in a `title` … `end title` block, before its first line
         var skinparamDepth = 0
+        var skipOpened: (line: Int, text: String)?  // where the block being skipped opened
         for line in block.lines {
             let text = line.text
             let lower = text.lowercased()
+            let skippingBefore = skipUntil != nil
+            defer { if !skippingBefore, skipUntil != nil { skipOpened = (line.number, text) } }
             if let ends = skipUntil {
                 if ends.contains(lower.replacingOccurrences(of: " ", with: "")) {
                     skipUntil = nil
@@ -385,6 +388,12 @@ struct StateDiagramReader {
         if stack.count > 1 {
             let open = machines[stack.last!]
             report("state block '\(open.name)' opened at line \(open.location.line) is not closed with '}'", at: open.location)
+        }
+        if let ends = skipUntil, let opened = skipOpened {
+            // PlantUML rejects a note, title, legend or style block that runs to the end of the diagram.
+            let closing = ends.sorted().first.map { $0.hasPrefix("end") ? "end " + $0.dropFirst(3) : $0 } ?? "its end"
+            report("'\(Excerpt.quote(opened.text))' is not closed by '\(closing)' before @enduml: PlantUML rejects the diagram",
+                   at: SourceLocation(file: file, line: opened.line, column: 1))
         }
         return flows(taken: &taken)
     }
