@@ -26,8 +26,9 @@ public struct Report: Sendable, CustomStringConvertible {
     public var warnings: [Finding] { findings.filter { $0.severity == .warning } }
     /// Findings of severity note.
     public var notes: [Finding] { findings.filter { $0.severity == .note } }
-    /// True when some input could not be read.
-    public var hasInvalidInput: Bool { findings.contains { $0.rule == RuleID.invalidInput && $0.severity == .error } }
+    /// True when some input could not be read, said as a warning or an error (a note, such as a broken
+    /// file that names no flow library, never fails a run).
+    public var hasInvalidInput: Bool { findings.contains { $0.rule == RuleID.invalidInput && $0.severity != .note } }
 
     /// The findings as text, one a line, as `flowlens check` prints them.
     public var description: String { TextReporter().report(self) }
