@@ -21,6 +21,16 @@ struct ParallelJoins {
         /// what the branch brings is what it has set there too. Empty for a branch with a fan-out of
         /// its own (whose branches bring what they set one of them at least: not told here).
         var exits: [[(step: Int, failing: Bool)]]
+        /// Per branch with a fan-out of its own: its steps that can still come to the join, each with
+        /// its ways (where to, whether taken on failure, whether a branch of a fan-out); nil for the others.
+        var nested: [[Nested]?]
+    }
+
+    /// A step of a branch with a fan-out of its own (see `Join.nested`).
+    struct Nested {
+        var step: Int
+        var isFail: Bool
+        var ways: [(to: Int, error: Bool, parallel: Bool, inReach: Bool, toFail: Bool)]
     }
 
     /// By join step index; empty for a flow without fan-outs that meet.
@@ -72,25 +82,81 @@ struct ParallelJoins {
                 let meeting = branches.indices.filter { !branches[$0].isEmpty }
                 guard meeting.count > 1 else { continue }
                 let exits = meeting.map { Self.exits(from: targets[$0], at: join, fork: fork, flow: flow, graph: graph) }
+                let nested = meeting.map { Self.nested(from: targets[$0], at: join, fork: fork, flow: flow, graph: graph) }
                 joins[join] = Join(branches: meeting.map { branches[$0] }, others: others,
-                                   starts: meeting.map { targets[$0] }, regions: meeting.map { exclusive[$0] }, exits: exits)
+                                   starts: meeting.map { targets[$0] }, regions: meeting.map { exclusive[$0] }, exits: exits, nested: nested)
             }
         }
         self.joins = joins
         self.concurrent = concurrent
     }
 
-    /// The ways a branch from `start` leaves `join`'s reach without coming to it (see `Join.exits`).
-    static func exits(from start: Int, at join: Int, fork: Int, flow: Flow, graph: FlowIndex) -> [(step: Int, failing: Bool)] {
-        // The steps that can still come to the join (without passing the fan-out again).
+    /// The steps that can still come to `join` (without passing the fan-out again).
+    static func reaching(_ join: Int, fork: Int, graph: FlowIndex) -> Set<Int> {
         var canReach: Set<Int> = [join]
         var stack = [join]
         while let s = stack.popLast() {
             for edge in graph.predecessors[s] where edge.from != fork && canReach.insert(edge.from).inserted { stack.append(edge.from) }
         }
+        return canReach
+    }
+
+    /// For a branch from `start` with a fan-out of its own, its steps that can still come to `join`
+    /// with their ways (see `Join.nested`); nil for a branch without one.
+    static func nested(from start: Int, at join: Int, fork: Int, flow: Flow, graph: FlowIndex) -> [Nested]? {
+        let canReach = reaching(join, fork: fork, graph: graph)
+        var steps: [Nested] = []
+        var hasFanOut = false
+        var seen: Set<Int> = [start]
+        var stack = [start]
+        while let s = stack.popLast() {
+            guard s != join, s != fork, canReach.contains(s) else { continue }
+            let ways = graph.successors[s].map { edge -> (to: Int, error: Bool, parallel: Bool, inReach: Bool, toFail: Bool) in
+                let kind = flow.transitions[edge.transition].kind
+                return (edge.to, kind == .error, kind == .parallel, canReach.contains(edge.to) && edge.to != fork, flow.steps[edge.to].kind == .fail)
+            }
+            if ways.contains(where: \.parallel) { hasFanOut = true }
+            steps.append(Nested(step: s, isFail: flow.steps[s].kind == .fail, ways: ways))
+            for way in ways where seen.insert(way.to).inserted { stack.append(way.to) }
+        }
+        return hasFanOut ? steps : nil
+    }
+
+    /// Whether a branch with a fan-out of its own (its `nested` steps, the first its start) has set
+    /// the key by the time the join runs: a step's writes count while its branch can still come to
+    /// the join (the join waits for it until then); of a fan-out, one branch that sets it is enough,
+    /// of a choice, every way must (a greatest fixpoint: a loop going round does not stop it).
+    static func brings(_ nested: [Nested], join: Int, isReachable: [Bool], before: [Bool], after: [Bool]) -> Bool {
+        var value: [Int: Bool] = [:]
+        for n in nested { value[n.step] = true }
+        var changed = true
+        while changed {
+            changed = false
+            for n in nested where value[n.step]! && isReachable[n.step] && !n.isFail {
+                func way(_ w: (to: Int, error: Bool, parallel: Bool, inReach: Bool, toFail: Bool)) -> Bool {
+                    if w.error ? before[n.step] : after[n.step] { return true }
+                    if w.to == join { return false }
+                    if !w.inReach { return w.toFail }
+                    return value[w.to] ?? false
+                }
+                let parallel = n.ways.filter(\.parallel)
+                let holds = n.ways.isEmpty ? after[n.step] : parallel.isEmpty ? n.ways.allSatisfy(way) : parallel.contains(where: way)
+                if !holds {
+                    value[n.step] = false
+                    changed = true
+                }
+            }
+        }
+        guard let start = nested.first else { return true }
+        return value[start.step] ?? true
+    }
+
+    /// The ways a branch from `start` leaves `join`'s reach without coming to it (see `Join.exits`).
+    static func exits(from start: Int, at join: Int, fork: Int, flow: Flow, graph: FlowIndex) -> [(step: Int, failing: Bool)] {
+        let canReach = reaching(join, fork: fork, graph: graph)
         var exits: [(step: Int, failing: Bool)] = []
         var seen: Set<Int> = [start]
-        stack = [start]
+        var stack = [start]
         while let s = stack.popLast() {
             guard s != join, s != fork, canReach.contains(s) else { continue }
             let ways = graph.successors[s]
@@ -131,7 +197,10 @@ struct ParallelJoins {
                         !isReachable[exit.step] || (exit.failing ? before[exit.step] : after[exit.step])
                     }
                     let fromBranches = join.branches.indices.contains { n in
-                        join.branches[n].allSatisfy(leaves) && join.exits[n].allSatisfy(leavesBy)
+                        if let nested = join.nested[n] {
+                            return brings(nested, join: s, isReachable: isReachable, before: before, after: after)
+                        }
+                        return join.branches[n].allSatisfy(leaves) && join.exits[n].allSatisfy(leavesBy)
                     }
                     value = fromBranches && join.others.allSatisfy(leaves)
                 } else {
