@@ -263,7 +263,7 @@ struct MachineWriter {
                 let attributes = builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown,
                                                          extraRows: (marks?.rows(step: i) ?? []) + traced.traceRows(step: i))
                 let marked = traced.traceStep(i, marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes,
-                                              hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown)
+                                              hasFindings: !TraceOverlay.besidesFading(stepFindings).isEmpty, kindsShown: &kindsShown)
                 nodes.append("\(indent)\(scope.stepNode(i)) [\(marked)\(highlighted)];")
             }
         }
