@@ -29,13 +29,21 @@ extension FlowLens {
         report.findings = result.findings.filter { $0.rule == RuleID.invalidInput } + report.findings
         // The conformance findings, under the run's configuration's rule settings (as `merge` takes
         // the current folder's): `off` drops a rule's findings, a severity replaces its own.
-        let configuration = result.configuration
-        report.conformance = TraceRules.findings(of: report, staticFindings: result.findings).compactMap { finding in
+        report.conformance = conformance(of: report, staticFindings: result.findings, configuration: result.configuration, workingDirectory: workingDirectory)
+        return (report, result.configuration)
+    }
+
+    /// The conformance findings (`TraceRules`) of a replay against the flows' static findings, under
+    /// `configuration`'s rule settings (`off` drops a rule's findings, a severity replaces its own):
+    /// what `flowlens trace` reports, and what `flowlens export --trace` draws and counts with the
+    /// static findings.
+    public static func conformance(of report: TraceReport, staticFindings: [Finding], configuration: Configuration,
+                                   workingDirectory: String = FileManager.default.currentDirectoryPath) -> [Finding] {
+        TraceRules.findings(of: report, staticFindings: staticFindings).compactMap { finding in
             configuration.configured(finding, atRelativePath: finding.location.map {
                 FlowLens.relativePath($0.file, to: configuration.baseDirectory, workingDirectory)
             } ?? "")
         }
-        return (report, configuration)
     }
 
     /// Reads the run records at `records` (each file's format recognised from its content, spans

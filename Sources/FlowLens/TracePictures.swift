@@ -54,6 +54,7 @@ extension TraceOverlay {
                 case let .unknownStep(step): return Deviation(kind: .unknownStep(step), count: first.count, first: example(first))
                 case let .noTransition(from, to): return Deviation(kind: .noTransition(from: from, to: to), count: first.count, first: example(first))
                 }
-            })
+            },
+            entered: trace.entered, ended: trace.ended)
     }
 }

@@ -229,6 +229,11 @@ public enum FindingPhrase {
         case RuleID.uiAccessInTask: return "UI used off the main thread"
         case RuleID.unanalyzableFlow: return "could not be read fully"
         case RuleID.invalidInput: return "could not be read"
+        // The conformance rules of recorded runs (`flowlens trace`, `export --trace`).
+        case "run-off-graph": return "runs went off the graph"
+        case "failure-not-predicted": return "runs failed, not predicted"
+        case "never-reached": return "no recorded run"
+        case "no-case-matched": return "no case matched in any run"
         default: return rule
         }
     }

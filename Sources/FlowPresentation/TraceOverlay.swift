@@ -37,6 +37,11 @@ public struct TraceOverlay: Hashable, Sendable {
     public var unkeptPathRuns: Int
     /// Where runs left the graph, most first.
     public var deviations: [Deviation]
+    /// Per step: how many runs entered the flow there (empty: not known).
+    public var entered: [Int] = []
+    /// Per step: how many runs ended there (empty: not known). What arrives at a step (its entries,
+    /// the transitions and moves off the graph into it) is what leaves it plus these.
+    public var ended: [Int] = []
 
     /// The most paths listed.
     public static let shownPaths = 5
@@ -124,7 +129,7 @@ public struct TraceOverlay: Hashable, Sendable {
     /// knows which steps a replay passes without a record.
     public init(runs: Int, transitionCounts: [Int], stepVisits: [Int], unreachedSteps: Set<Int>, untakenTransitions: Set<Int>,
                 neverReached: [Int] = [], endings: [Ending] = [], failures: [Failure] = [], paths: [Path] = [], otherPathRuns: Int = 0, otherPaths: Int = 0,
-                unkeptPathRuns: Int = 0, deviations: [Deviation] = []) {
+                unkeptPathRuns: Int = 0, deviations: [Deviation] = [], entered: [Int] = [], ended: [Int] = []) {
         self.runs = runs
         self.transitionCounts = transitionCounts
         self.stepVisits = stepVisits
@@ -138,6 +143,8 @@ public struct TraceOverlay: Hashable, Sendable {
         self.otherPaths = otherPaths
         self.unkeptPathRuns = unkeptPathRuns
         self.deviations = deviations
+        self.entered = entered
+        self.ended = ended
     }
 
     /// The overlay of a flow with `steps` steps and `transitions` transitions that no recorded run matched.
@@ -177,6 +184,41 @@ public struct TraceOverlay: Hashable, Sendable {
         let tenths = Int((width * 10).rounded())
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
     }
+
+    /// The moves runs made that the graph has no way for, most first: from a step (nil: the flow's
+    /// start) to another, with how many runs made each. Drawn as dashed edges, so that the runs into a
+    /// step add up to the runs out of it and those that ended there.
+    public var offGraphMoves: [(from: Int?, to: Int, count: Int)] {
+        deviations.compactMap { deviation in
+            guard case let .noTransition(from, to) = deviation.kind else { return nil }
+            return (from, to, deviation.count)
+        }
+    }
+
+    /// What an edge of moves off the graph says: "off the graph: 1 run".
+    public static func offGraphText(_ count: Int) -> String { "off the graph: \(runs(count))" }
+
+    /// How many runs ended at step `index`, when known.
+    public func endings(at index: Int) -> Int { index < ended.count ? ended[index] : 0 }
+
+    /// How many runs entered the flow at step `index`, when known.
+    public func entries(at index: Int) -> Int { index < entered.count ? entered[index] : 0 }
+
+    /// The row a step where runs ended gets (not an exit, where every run ends): "■ 3 runs ended here".
+    public static func endedText(_ count: Int) -> String { "■ \(runs(count)) ended here" }
+
+    /// The legend entry of moves off the graph.
+    public static let legendOffGraph = "⇢ dashed: runs moved where the flow has no way"
+
+    /// The colour of moves off the graph: a warning's (`run-off-graph` is a warning).
+    public static let offGraphColour = SeverityStyle.of(.warning).colour
+
+    /// The rule whose findings say what a traced picture shows by fading (`never-reached`, a note of
+    /// `flowlens trace`): a step faded for it keeps its faded look.
+    public static let fadingRule = "never-reached"
+
+    /// `findings` but those a traced picture shows by fading (see `fadingRule`).
+    public static func besidesFading(_ findings: [Finding]) -> [Finding] { findings.filter { $0.rule != fadingRule } }
 
     /// The failures at step `index`, most first.
     public func failures(at index: Int) -> [Failure] { failures.filter { $0.step == index } }

@@ -141,7 +141,10 @@ public struct DOTBuilder: Sendable {
         if !explicitStart {
             lines.append("  start [id=\"flow-start\", shape=circle, style=filled, fillcolor=\"\(style.ink)\", color=\"\(style.ink)\", width=0.18, fixedsize=true, label=\"\"];")
             if !flow.initialData.isEmpty || !flowFindings.isEmpty { lines.append("  data -> start [style=dotted, arrowhead=none];") }
-            for entry in entries { lines.append("  start -> s\(entry);") }
+            for entry in entries {
+                let counted = traceStartEdge(entry: entry)
+                lines.append("  start -> s\(entry)\(counted.isEmpty ? "" : " [\(counted)]");")
+            }
         } else if !flow.initialData.isEmpty || !flowFindings.isEmpty {
             lines.append("  data -> s\(entries[0]) [style=dotted, arrowhead=none];")
         }
@@ -153,9 +156,9 @@ public struct DOTBuilder: Sendable {
             for finding in stepFindings { findingMarks[finding] = .node(id: "step-\(i)") }
             stepElements[i] = .node(id: "step-\(i)")
             let attributes = nodeAttributes(step, id: "step-\(i)", findings: stepFindings, kindsShown: &kindsShown,
-                                            extraRows: (marks?.rows(step: i) ?? []) + traceRows(step: i), flows: flows)
+                                            extraRows: (marks?.rows(step: i) ?? []) + traceRows(step: i) + traceEndedRows(step: i, of: flow), flows: flows)
             let marked = traceStep(i, marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes,
-                                   hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown)
+                                   hasFindings: !TraceOverlay.besidesFading(stepFindings).isEmpty, kindsShown: &kindsShown)
             lines.append("  s\(i) [\(marked)\(highlight.nodeAttributes(i))];")
         }
 
@@ -216,6 +219,8 @@ public struct DOTBuilder: Sendable {
                 lines.append("  \(tail) -> \(head) [\(attributes.filter { !$0.isEmpty }.joined(separator: ", "))];")
             }
         }
+
+        lines += traceOffGraphEdges(start: explicitStart ? "s\(entries[0])" : "start", kindsShown: &kindsShown)
 
         if !kindsShown.isEmpty {
             lines.append("  subgraph legend { rank=sink; legend [id=\"legend\", shape=plaintext, style=\"\", margin=0, label=<\(legend(kindsShown))>]; }")
@@ -365,6 +370,7 @@ public struct DOTBuilder: Sendable {
             ("unreachable", "▢ grey, dashed: never reached"),
             ("error", SeverityStyle.legendText(.error)), ("warning", SeverityStyle.legendText(.warning)), ("note", SeverityStyle.legendText(.note)),
             ("trace-thickness", TraceOverlay.legendThickness), ("trace-faded", TraceOverlay.legendFaded), ("trace-failure", TraceOverlay.legendFailure),
+            ("trace-off-graph", TraceOverlay.legendOffGraph),
             ("diff-added", "green: added"), ("diff-removed", "red, dashed: removed"), ("diff-changed", "blue: changed (listed in the step)"),
         ]
         var cells = ""

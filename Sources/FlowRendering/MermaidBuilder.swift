@@ -331,7 +331,7 @@ public struct MermaidBuilder: Sendable {
             lines.append("  s\(i)\(shape.0)\(shown)\(shape.1)")
             if !failures.isEmpty {
                 classes.append(("s\(i)", "failed"))
-            } else if let trace, trace.runs > 0, trace.unreachedSteps.contains(i), Self.findingClass(stepFindings) == nil {
+            } else if let trace, trace.runs > 0, trace.unreachedSteps.contains(i), Self.findingClass(TraceOverlay.besidesFading(stepFindings)) == nil {
                 classes.append(("s\(i)", "faded"))
             } else if let c = Self.findingClass(stepFindings) {
                 classes.append(("s\(i)", c))
@@ -517,7 +517,7 @@ struct MermaidMachineWriter {
                 lines.append("\(indent)state \(quoted([step.name] + rows + failures)) as \(id(i))")
                 if !failures.isEmpty {
                     classes.append((id(i), "failed"))
-                } else if let trace, trace.unreachedSteps.contains(i), MermaidBuilder.findingClass(stepFindings) == nil {
+                } else if let trace, trace.unreachedSteps.contains(i), MermaidBuilder.findingClass(TraceOverlay.besidesFading(stepFindings)) == nil {
                     classes.append((id(i), "faded"))
                 } else if let c = MermaidBuilder.findingClass(stepFindings) {
                     classes.append((id(i), c))

@@ -263,7 +263,7 @@ struct MachineWriter {
                 let attributes = builder.stateAttributes(step, id: scope.stepID(i), findings: stepFindings, kindsShown: &kindsShown,
                                                          extraRows: (marks?.rows(step: i) ?? []) + traced.traceRows(step: i))
                 let marked = traced.traceStep(i, marks?.step(i, attributes, hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown) ?? attributes,
-                                              hasFindings: !stepFindings.isEmpty, kindsShown: &kindsShown)
+                                              hasFindings: !TraceOverlay.besidesFading(stepFindings).isEmpty, kindsShown: &kindsShown)
                 nodes.append("\(indent)\(scope.stepNode(i)) [\(marked)\(highlighted)];")
             }
         }
@@ -305,8 +305,24 @@ struct MachineWriter {
                 headCluster = nil
             }
             let edgeFindings = places.on(transition)
-            let plain = traced.traceEdge([t], builder.edgeAttributes(transition, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true,
+            // A final state shows its result type beside it: the edge into it whose label is that very
+            // type (a machine's label that is a type, or the carried type) does not say it again.
+            var shown = transition
+            if let to = firstIndex[transition.to], flow.steps[to].kind == .end, anchors[to] == nil,
+               let result = StepRows.shownType(flow.steps[to].contentType)?.spelling,
+               (shown.displayLabel ?? shown.carriedType?.spelling) == result, shown.condition == nil {
+                shown.label = nil
+                shown.carriedType = nil
+            }
+            var plain = traced.traceEdge([t], builder.edgeAttributes(shown, findings: edgeFindings, kindsShown: &kindsShown, stateMachine: true,
                                                                      extraRows: traced.traceRows(transition: t)), kindsShown: &kindsShown)
+            // An edge cut at a composite's border has its label placed on the uncut line, inside the
+            // composite, far from what is drawn: it goes beside the line's end at the state instead.
+            if tailCluster != nil || headCluster != nil {
+                let end = (backwards.contains(t) ? tailCluster != nil : headCluster != nil) ? "taillabel" : "headlabel"  // the state's end
+                plain = plain.replacingOccurrences(of: #"(^|, )label=<"#, with: "$1\(end)=<", options: .regularExpression)
+                if plain.contains("\(end)=<") { plain += ", labeldistance=4, labelangle=-35" }
+            }
             let attributes = [marks?.transition(t, plain, kindsShown: &kindsShown) ?? plain,
                               scope.cluster == nil ? builder.highlight.edgeAttributes(t) : ""].filter { !$0.isEmpty }.joined(separator: ", ")
             if backwards.contains(t) {

@@ -7,6 +7,9 @@ import FlowPresentation
 // - each transition runs took carries its count ("128 runs") and a line that grows with it;
 // - transitions and steps no run went through are faded;
 // - a step where runs failed gets a red border and a line per failure: how many, why, the first run;
+// - runs that moved where the graph has no way are a dashed edge with their count ("off the graph: 1
+//   run"), runs entering at a step are counted on the start's edge, and a step (not an exit) where
+//   runs ended says how many: the runs into each step are the runs out of it plus those that ended there;
 // - the title says how many runs were recorded, or "no recorded runs".
 // Without `trace` nothing of this is drawn: the diagram's bytes are those of an untraced export.
 
@@ -25,6 +28,32 @@ extension DOTBuilder {
         guard let trace else { return [] }
         return trace.failures(at: i).map {
             "<FONT POINT-SIZE=\"9\" COLOR=\"\(TraceOverlay.failureColour)\">\(Escaping.graphvizLabel(TraceOverlay.failureMark($0)))</FONT>"
+        }
+    }
+
+    /// The row step `i` of `flow` gets when runs ended there: "■ 3 runs ended here" (not at an exit,
+    /// where every run ends).
+    func traceEndedRows(step i: Int, of flow: Flow) -> [String] {
+        guard let trace, trace.runs > 0, !flow.steps[i].isExit, trace.endings(at: i) > 0 else { return [] }
+        return ["<FONT POINT-SIZE=\"9\" COLOR=\"\(style.muted)\">\(Escaping.graphvizLabel(TraceOverlay.endedText(trace.endings(at: i))))</FONT>"]
+    }
+
+    /// The attributes of the start dot's edge to entry `i`: how many runs entered there.
+    func traceStartEdge(entry i: Int) -> String {
+        guard let trace, trace.runs > 0, trace.entries(at: i) > 0 else { return "" }
+        return "label=<<B>\(Escaping.graphvizLabel(TraceOverlay.runs(trace.entries(at: i))))</B>>, penwidth=\(TraceOverlay.widthText(TraceOverlay.width(forCount: trace.entries(at: i))))"
+    }
+
+    /// The edges of the moves runs made that the graph has no way for, dashed, with their counts;
+    /// `start` is the node a move from the flow's start leaves from.
+    func traceOffGraphEdges(start: String, kindsShown: inout Set<String>) -> [String] {
+        guard let trace, trace.runs > 0 else { return [] }
+        let moves = trace.offGraphMoves.sorted { ($0.from ?? -1, $0.to) < ($1.from ?? -1, $1.to) }
+        if !moves.isEmpty { kindsShown.insert("trace-off-graph") }
+        let colour = TraceOverlay.offGraphColour
+        return moves.map { move in
+            "  \(move.from.map { "s\($0)" } ?? start) -> s\(move.to) [style=dashed, constraint=false, color=\"\(colour)\", fontcolor=\"\(colour)\", "
+                + "penwidth=\(TraceOverlay.widthText(TraceOverlay.width(forCount: move.count))), label=<<B>\(Escaping.graphvizLabel(TraceOverlay.offGraphText(move.count)))</B>>];"
         }
     }
 
@@ -68,5 +97,6 @@ extension DOTBuilder {
     }
 
     /// The legend's colour for each mark of a traced diagram (see `DOTBuilder.legend`).
-    static let traceLegendColours = ["trace-thickness": "#2B3340", "trace-faded": TraceOverlay.fadedText, "trace-failure": TraceOverlay.failureColour]
+    static let traceLegendColours = ["trace-thickness": "#2B3340", "trace-faded": TraceOverlay.fadedText, "trace-failure": TraceOverlay.failureColour,
+                                     "trace-off-graph": TraceOverlay.offGraphColour]
 }

@@ -331,10 +331,17 @@ public final class FlowAnalysis: Sendable {
                     text += " → "
                 }
             }
-            text += "'\(flow.steps[stepIndex].name)'"
+            // A plain join on the way is drawn as an unlabelled dot in every picture: its name would
+            // send the reader looking for a step nobody sees.
+            let step = flow.steps[stepIndex]
+            let plainJoin = step.kind == .join && step.reads.isEmpty && step.writes.isEmpty && position > 0 && position < steps.count - 1
+            text += plainJoin ? Self.branchesMeet : "'\(step.name)'"
         }
         return text
     }
+
+    /// How a path names a plain join (no reads, no writes) it passes: what pictures draw as a dot.
+    public static let branchesMeet = "(where the branches meet)"
 
     // MARK: - Algorithms
 

@@ -15,6 +15,13 @@ public struct FlowTrace: Sendable {
     public var stepRuns: [Int]
     /// Per transition (index in `flow.transitions`): how many times a run took it.
     public var transitionCounts: [Int]
+    /// Per step: how many runs entered the flow there (its first step, or the entry its first move
+    /// left from): with the moves into a step, what arrives at it.
+    public var entered: [Int]
+    /// Per step: how many runs ended there (where the run was when its records ended: an exit it went
+    /// on to, or the step it stopped or failed at). A step's arrivals are its departures (transitions
+    /// and moves off the graph) plus these.
+    public var ended: [Int]
     /// How runs ended: by the reason of their end (`success`, `failure`, `no-case-matched` …).
     public var endings: [String: Int] = [:]
     /// Failures, by step, reason and key, with how many and the first run that had it.
@@ -70,6 +77,8 @@ public struct FlowTrace: Sendable {
         stepVisits = Array(repeating: 0, count: flow.steps.count)
         stepRuns = Array(repeating: 0, count: flow.steps.count)
         transitionCounts = Array(repeating: 0, count: flow.transitions.count)
+        entered = Array(repeating: 0, count: flow.steps.count)
+        ended = Array(repeating: 0, count: flow.steps.count)
     }
 
     static func note<Key: Hashable>(_ key: Key, in table: inout [Key: Example], run: String, at location: SourceLocation) {
@@ -125,6 +134,9 @@ public struct Replayer: Sendable {
     let ends: [Int]
     /// The flow's failing ends (`fail` steps), in step order.
     let fails: [Int]
+    /// The flow's one entry when it is a step of kind `start` (a run off the graph from its first
+    /// step leaves from there), else nil.
+    let explicitStart: Int?
     /// Per transition: the step it leads to (nil: none of the flow's).
     let targets: [Int?]
     /// Per transition: the parallel split it leaves (a step of kind `parallel`, or the source of a
@@ -151,6 +163,7 @@ public struct Replayer: Sendable {
         self.byName = byName
         ends = flow.steps.indices.filter { flow.steps[$0].kind == .end }
         fails = flow.steps.indices.filter { flow.steps[$0].kind == .fail }
+        explicitStart = graph.entries.count == 1 && flow.steps[graph.entries[0]].kind == .start ? graph.entries[0] : nil
         lastRun = Array(repeating: 0, count: flow.steps.count)
         let index = graph.index
         targets = flow.transitions.map { index[$0.to] }
@@ -257,6 +270,8 @@ public struct Replayer: Sendable {
             }
         }
         if let way = found {
+            // A run's first move: it entered the flow where the way begins.
+            if origin == nil, tokens.isEmpty { trace.entered[way.first.flatMap { graph.index[flow.transitions[$0].from] } ?? step] += 1 }
             take(way, except: step)
             noteSplits(way, in: &forks)
             if let origin, let at = tokens.lastIndex(of: origin) { tokens.remove(at: at) }
@@ -290,7 +305,9 @@ public struct Replayer: Sendable {
         var failed: Set<Int> = []  // steps whose latest run failed: the run goes on from them by their error way
         var ended = false
         var visited: [Int] = []
+        var exitReached: Int?      // the exit a run that ended went on to, if any
         defer {
+            if let last = exitReached ?? tokens.last { trace.ended[last] += 1 }
             if trace.paths[visited] != nil || trace.paths.count < FlowTrace.pathLimit { trace.paths[visited, default: 0] += 1 } else { trace.otherPaths += 1 }
         }
         for event in events {
@@ -309,6 +326,8 @@ public struct Replayer: Sendable {
                     continue
                 }
                 if !move(to: step, tokens: &tokens, forks: &forks, failed: failed) {
+                    // A first step no way leads to: the run entered at the start step, if the flow has one.
+                    if tokens.isEmpty, let start = explicitStart { trace.entered[start] += 1 }
                     FlowTrace.note(.noTransition(from: tokens.last, to: step), in: &trace.deviations, run: event.run, at: event.location)
                     if !tokens.isEmpty { tokens.removeLast() }
                     tokens.append(step)
@@ -348,6 +367,7 @@ public struct Replayer: Sendable {
                     for end in ends {
                         guard let way = self.way(from: from, to: end) else { continue }
                         take(way)
+                        if !way.isEmpty { exitReached = end }
                         break
                     }
                 } else if event.reason == RunEvent.Reason.failure {
@@ -358,6 +378,7 @@ public struct Replayer: Sendable {
                     for exit in fails {
                         guard let way = failed.contains(from) ? wayAfterFailure(from: from, to: exit) : self.way(from: from, to: exit) else { continue }
                         take(way)
+                        if !way.isEmpty { exitReached = exit }
                         break
                     }
                 }

@@ -394,7 +394,17 @@ struct Export: ParsableCommand {
                 pool?.start(workers - 1)  // this process draws too
             }
         }
-        let result = try input.run()
+        var result = try input.run()
+        // The records are replayed on the flows this run read, as `flowlens trace` replays them; what
+        // they say (runs off the graph, failures not predicted …) counts with the static findings, so
+        // that no diagram of a flow whose runs raise warnings says "no problems found".
+        var replay: TraceReport?
+        if !traceFiles.isEmpty {
+            let replayed = FlowLens.replay(records: traceFiles, on: result.report.graph.flows, spans: result.configuration.spans)
+            let conformance = FlowLens.conformance(of: replayed, staticFindings: result.findings, configuration: result.configuration)
+            result.report.findings = Finding.uniqueInReportOrder(result.report.findings + conformance)
+            replay = replayed
+        }
         let report = result.report
         let written: [String]
         var failed = false
@@ -403,13 +413,7 @@ struct Export: ParsableCommand {
         if let pool, report.graph.flows.count > 1 {
             exporter.renderer = .thisProcessAndWorkers(pool, count: workers)
         }
-        // The records are replayed on the flows this run read, as `flowlens trace` replays them.
-        var replay: TraceReport?
-        if !traceFiles.isEmpty {
-            let replayed = FlowLens.replay(records: traceFiles, on: report.graph.flows, spans: result.configuration.spans)
-            exporter.traces = FlowLens.traceOverlays(of: replayed, flows: report.graph.flows)
-            replay = replayed
-        }
+        if let replay { exporter.traces = FlowLens.traceOverlays(of: replay, flows: report.graph.flows) }
         let progress = ProgressLine("rendering", total: report.graph.flows.count)
         exporter.progress = { progress.advance() }
         defer { progress.finish() }

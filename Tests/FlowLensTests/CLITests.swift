@@ -557,7 +557,7 @@ struct ConfigurationCommandTests {
         #expect(run.status == 0)  // the only error became a warning; the unused key is off; Generated/ is not read
         #expect(run.stdout == """
             .flowlens.yml:4:3: warning: unknown rule id 'missing-data-kye' in .flowlens.yml; did you mean 'missing-data-key'? [invalid-configuration]
-            Flows/Legacy/delivery.flow.yaml:33:11: warning: step 'Show summary' reads 'deliverySlot', but it is not set on every path: it is missing on 'chooseDelivery' —[otherwise]→ 'choosePickupStore' → 'deliveryChosen' → 'Show summary' [missing-data-key]
+            Flows/Legacy/delivery.flow.yaml:33:11: warning: step 'Show summary' reads 'deliverySlot', but it is not set on every path: it is missing on 'chooseDelivery' —[otherwise]→ 'choosePickupStore' → (where the branches meet) → 'Show summary' [missing-data-key]
 
             """)
         // From a folder below, the same file governs; its output format is the default.

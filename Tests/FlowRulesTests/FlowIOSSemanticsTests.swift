@@ -77,7 +77,7 @@ struct FlowIOSCaseSemanticsTests {
         #expect(finding.step == "ComposeOp")
         #expect(finding.key == "shareURL")
         #expect(finding.path == ["start", "TrackOp", "EmailOp", "combine", "ComposeOp"])
-        #expect(finding.message == "step 'ComposeOp' reads 'shareURL', but it is not set on every path: it is missing on 'start' → 'TrackOp' —[target = other]→ 'EmailOp' → 'combine' → 'ComposeOp' (flow 'Share.run', step at Share.swift:9:13)")
+        #expect(finding.message == "step 'ComposeOp' reads 'shareURL', but it is not set on every path: it is missing on 'start' → 'TrackOp' —[target = other]→ 'EmailOp' → (where the branches meet) → 'ComposeOp' (flow 'Share.run', step at Share.swift:9:13)")
         #expect(finding.related == [RelatedLocation(message: "step 'ComposeOp' of flow 'Share.run'", location: loc("Share.swift", 9, 13))])
 
         // Both branches write it: nothing is missing after the join.

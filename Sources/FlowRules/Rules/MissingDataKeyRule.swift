@@ -111,6 +111,7 @@ public struct MissingDataKeyRule: Rule {
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         var reported = KeyMarks(analysis)  // this step's keys reported so far
+        var laterSteps: [Int: StepSet] = [:]  // per step read at, the steps after it (see `writersOnlyAfter`)
         let mayWriteAnything = analysis.reachable.contains { analysis.step($0).mayWriteAnything }
         for i in analysis.reachable {
             let step = analysis.step(i)
@@ -139,6 +140,11 @@ public struct MissingDataKeyRule: Rule {
                         message += "; did you mean '\(key)'?"
                         fix = Fix.rename(read.key, to: key, at: read.location)
                     }
+                } else if let later = Self.writersOnlyAfter(i, of: read.key, in: analysis, cache: &laterSteps) {
+                    // Written, but only by steps after the read: "not set on every path" would send the
+                    // reader looking for a branch that misses it.
+                    let names = later.prefix(3).map { "'\(analysis.step($0).name)'" }.joined(separator: ", ") + (later.count > 3 ? " …" : "")
+                    message = "\(subject), but it is set only after it, by \(names)"
                 } else if let path {
                     message = "\(subject), but it is not set on every path: it is missing on \(analysis.describe(path))"
                 } else {
@@ -191,6 +197,20 @@ public struct MissingDataKeyRule: Rule {
             }
         }
         return findings
+    }
+
+    /// The steps that set `key`, when every one of them comes only after step `i` (reachable from it)
+    /// and no definition reaches `i` (the flow does not start with it): the read is before every
+    /// write. Nil otherwise. `cache` keeps the steps after each step asked about.
+    static func writersOnlyAfter(_ i: Int, of key: String, in analysis: FlowAnalysis, cache: inout [Int: StepSet]) -> [Int]? {
+        guard !analysis.flow.initialData.contains(where: { $0.key == key }), analysis.reachingDefinitions(of: key, at: i).isEmpty else { return nil }
+        let writers = analysis.writers(of: key).filter { $0 != i }
+        guard !writers.isEmpty else { return nil }
+        if cache[i] == nil {
+            let successors = analysis.successors
+            cache[i] = FlowAnalysis.closure(from: successors[i].map(\.to), capacity: analysis.flow.steps.count, next: { successors[$0].lazy.map(\.to) })
+        }
+        return writers.allSatisfy { cache[i]!.contains($0) } ? writers : nil
     }
 
     /// The key a read of a key nothing sets was meant to be: the one key closest in spelling among those
