@@ -107,7 +107,7 @@ public struct MissingDataKeyRule: Rule {
         let analysis = context.analysis
         let flow = context.flow
         var findings: [Finding] = []
-        var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
+        var missingPaths = MissingPaths(analysis)  // each read's path found without a search of the flow per key
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         var reported = KeyMarks(analysis)  // this step's keys reported so far
@@ -126,11 +126,7 @@ public struct MissingDataKeyRule: Rule {
                     || analysis.writers(of: read.key).contains { $0 != i }
                 // A key nothing sets is missing on every path: naming one adds nothing, and a path
                 // per read would make the report quadratic in a long flow's length.
-                var path: [(edge: FlowAnalysis.Edge?, step: Int)]?
-                if everWritten {
-                    if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
-                    path = analysis.path(to: i, in: missingPaths[read.key]!)
-                }
+                let path = everWritten ? missingPaths.path(of: read.key, to: i) : nil
                 var message: String
                 var fix: Fix?
                 if !everWritten {
@@ -156,7 +152,7 @@ public struct MissingDataKeyRule: Rule {
                 let placement = context.placement(of: step, findingAt: at)
                 var finding = context.finding(Self.description, message + placement.suffix, at: at,
                                               step: step.id, key: read.key, related: placement.related,
-                                              path: path?.map { analysis.step($0.step).id } ?? [])
+                                              path: path?.shownPositions.map { analysis.step(path!.element($0).step).id } ?? [])
                 finding.fix = fix
                 findings.append(finding)
             }
