@@ -131,8 +131,9 @@ struct MissingPath {
 /// that path, which is the one the per-key search finds. Otherwise a backward search from the read,
 /// through steps that do not write the key, stops at the steps whose tree path passes no writer, and
 /// goes on, level by level, only while a shorter path may still be found. Each key's backward searches
-/// share a budget of the flow's size: past it, the per-key search is made once for the key. So the
-/// work is at most linear in the steps per key, and a path is described without being built.
+/// share a budget of the flow's size: past it, the per-key search is made once for the key (and let
+/// go by `forget`). So the work is at most linear in the steps per key, and a path is described
+/// without being built.
 struct MissingPaths {
     private let analysis: FlowAnalysis
     private var global: BreadthFirstForest?
@@ -147,6 +148,15 @@ struct MissingPaths {
     private var search: UInt32 = 0
 
     init(_ analysis: FlowAnalysis) { self.analysis = analysis }
+
+    /// Lets go of what was made for `key`'s paths (a search of the flow, when its reads needed one):
+    /// a caller that asks for the paths one key after the other keeps one such search at a time.
+    mutating func forget(_ key: String) {
+        guard let k = analysis.keyIndex[key] else { return }
+        perKey[k] = nil
+        writers[k] = nil
+        budget[k] = nil
+    }
 
     /// A shortest path from an entry to `target` on which no step before `target` writes `key` for
     /// certain; nil when there is none.

@@ -107,7 +107,9 @@ public struct MissingDataKeyRule: Rule {
         let analysis = context.analysis
         let flow = context.flow
         var findings: [Finding] = []
-        var missingPaths = MissingPaths(analysis)  // each read's path found without a search of the flow per key
+        // The reads whose message names a path: found after the walk, one key after the other, so that
+        // what a key's paths need is made once and let go before the next key's.
+        var pathReads: [(finding: Int, key: String, step: Int, subject: String, rest: String)] = []
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         var reported = KeyMarks(analysis)  // this step's keys reported so far
@@ -126,7 +128,6 @@ public struct MissingDataKeyRule: Rule {
                     || analysis.writers(of: read.key).contains { $0 != i }
                 // A key nothing sets is missing on every path: naming one adds nothing, and a path
                 // per read would make the report quadratic in a long flow's length.
-                let path = everWritten ? missingPaths.path(of: read.key, to: i) : nil
                 var message: String
                 var fix: Fix?
                 if !everWritten {
@@ -135,10 +136,8 @@ public struct MissingDataKeyRule: Rule {
                         message += "; did you mean '\(key)'?"
                         fix = Fix.rename(read.key, to: key, at: read.location)
                     }
-                } else if let path {
-                    message = "\(subject), but it is not set on every path: it is missing on \(analysis.describe(path))"
                 } else {
-                    message = "\(subject), but it is not set on every path to it"
+                    message = "\(subject), but it is not set on every path to it"  // until its path is found
                 }
                 // A write that may not happen explains the gap: say when it does. (Only a key with such
                 // a write has one to name: the definitions reaching a read are not listed otherwise.)
@@ -147,13 +146,13 @@ public struct MissingDataKeyRule: Rule {
                     guard let writer = definition.step else { return "the flow starts with it only when \(condition)" }
                     return "step '\(analysis.step(writer).name)' sets it only when \(condition)"
                 }
-                if let first = maybe.first { message += " (\(first))" }
+                let because = maybe.first.map { " (\($0))" } ?? ""
                 let at = read.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
-                var finding = context.finding(Self.description, message + placement.suffix, at: at,
-                                              step: step.id, key: read.key, related: placement.related,
-                                              path: path?.shownPositions.map { analysis.step(path!.element($0).step).id } ?? [])
+                var finding = context.finding(Self.description, message + because + placement.suffix, at: at,
+                                              step: step.id, key: read.key, related: placement.related)
                 finding.fix = fix
+                if everWritten { pathReads.append((findings.count, read.key, i, subject, because + placement.suffix)) }
                 findings.append(finding)
             }
             // A case on a key is a read of it too: on a key no run has set by then, no run can take it.
@@ -185,6 +184,23 @@ public struct MissingDataKeyRule: Rule {
                         at: at, step: step.id, key: read.key, related: placement.related))
                 }
             }
+        }
+        // Each read's path, by key (in the order keys are first met), the key's reads in step order.
+        var keyOrder: [String] = []
+        var readsByKey: [String: [Int]] = [:]
+        for (r, read) in pathReads.enumerated() {
+            if readsByKey[read.key] == nil { keyOrder.append(read.key) }
+            readsByKey[read.key, default: []].append(r)
+        }
+        var missingPaths = MissingPaths(analysis)
+        for key in keyOrder {
+            for r in readsByKey[key]! {
+                let read = pathReads[r]
+                guard let path = missingPaths.path(of: key, to: read.step) else { continue }
+                findings[read.finding].message = "\(read.subject), but it is not set on every path: it is missing on \(analysis.describe(path))" + read.rest
+                findings[read.finding].path = path.shownPositions.map { analysis.step(path.element($0).step).id }
+            }
+            missingPaths.forget(key)
         }
         return findings
     }
