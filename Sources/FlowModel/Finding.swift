@@ -71,6 +71,8 @@ public struct Finding: Hashable, Sendable, Codable {
     /// Other places that explain the finding.
     public var related: [RelatedLocation]
     /// Step ids of a path that shows the problem (for `missing-data-key`: a path on which the key is never set).
+    /// A path of more than 16 steps keeps its first and last 8, as the message names it: a finding
+    /// stays small however long the flow.
     public var path: [String]
     /// The change that fixes it, when the finding knows it for certain (one "did you mean"), and its
     /// text was found exactly where the loader recorded it.

@@ -316,16 +316,28 @@ public final class FlowAnalysis: Sendable {
     /// `describe(_:)` for a path given as step indices and the transitions taken between them (one
     /// fewer; nil where none is known): every output that names a path as arrows writes it this way.
     public static func describe(steps: [Int], transitions: [Int?], in flow: Flow) -> String {
+        describe(count: steps.count, step: { steps[$0] },
+                 transition: { $0 - 1 < transitions.count ? transitions[$0 - 1] : nil }, in: flow)
+    }
+
+    /// `describe(_:)` for a path kept without its middle (`MissingPath`): only the steps shown are asked for.
+    func describe(_ path: MissingPath) -> String {
+        var elements: [Int: (edge: Edge?, step: Int)] = [:]
+        for position in path.shownPositions { elements[position] = path.element(position) }
+        return Self.describe(count: path.count, step: { elements[$0]!.step }, transition: { elements[$0]!.edge?.transition }, in: flow)
+    }
+
+    /// The description of a path of `count` steps: `step(position)` and `transition(position)` (the
+    /// transition into the step at `position`, from 1) are asked only for the steps shown.
+    static func describe(count: Int, step: (Int) -> Int, transition: (Int) -> Int?, in flow: Flow) -> String {
         var text = ""
         let half = describedSteps / 2
-        for (position, stepIndex) in steps.enumerated() {
-            if steps.count > describedSteps, position >= half, position < steps.count - half {
-                if position == half { text += " → … \(steps.count - 2 * half) more steps …" }
-                continue
-            }
+        let shown = count > describedSteps ? Array(0..<half) + Array((count - half)..<count) : Array(0..<count)
+        for position in shown {
+            if count > describedSteps, position == count - half { text += " → … \(count - 2 * half) more steps …" }
+            let stepIndex = step(position)
             if position > 0 {
-                let transition = position - 1 < transitions.count ? transitions[position - 1] : nil
-                if let transition, let label = flow.transitions[transition].displayLabel {
+                if let transition = transition(position), let label = flow.transitions[transition].displayLabel {
                     text += " —[\(label)]→ "
                 } else {
                     text += " → "
@@ -334,7 +346,7 @@ public final class FlowAnalysis: Sendable {
             // A plain join on the way is drawn as an unlabelled dot in every picture: its name would
             // send the reader looking for a step nobody sees.
             let step = flow.steps[stepIndex]
-            let plainJoin = step.kind == .join && step.reads.isEmpty && step.writes.isEmpty && position > 0 && position < steps.count - 1
+            let plainJoin = step.kind == .join && step.reads.isEmpty && step.writes.isEmpty && position > 0 && position < count - 1
             text += plainJoin ? Self.branchesMeet : "'\(step.name)'"
         }
         return text

@@ -118,4 +118,80 @@ import Testing
         #expect(odd.first?.step == "d700")
         #expect(odd.first?.message.hasPrefix("step 'd700' reads 'k' as Int, but it is written as String by") == true)
     }
+
+    /// A chain of `count` steps with a branch every 100 steps: the `when` way goes through a step that
+    /// writes that branch's key, the `otherwise` way skips it, and the step after the join reads it.
+    private func skippingChain(_ count: Int) -> String {
+        var steps: [String] = []
+        for i in 0..<count {
+            if i % 100 == 50 {
+                steps.append("{id: s\(i), next: [{to: w\(i), when: go}, {to: s\(i + 1), otherwise: true}]}")
+                steps.append("{id: w\(i), writes: {k\(i): Int}, next: s\(i + 1)}")
+            } else if i % 100 == 51 {
+                steps.append("{id: s\(i), reads: {k\(i - 1): Int}, next: s\(i + 1)}")
+            } else {
+                steps.append("{id: s\(i), next: s\(i + 1)}")
+            }
+        }
+        return flow(steps + ["{id: s\(count), kind: end}"])
+    }
+
+    @Test("missing-data-key: a chain of 20,000 steps whose every 100th step skips a write: each read's path, bounded, without a search of the flow per key")
+    func longChainWithSkippingBranches() {
+        let count = 20_000
+        let found = findings("missing-data-key", in: skippingChain(count))
+        #expect(found.count == count / 100)
+        let last = found.first { $0.step == "s19951" }
+        #expect(last?.message == "step 's19951' reads 'k19950', but it is not set on every path: it is missing on "
+                + "'s0' → 's1' → 's2' → 's3' → 's4' → 's5' → 's6' → 's7' → … 19936 more steps … → 's19944' → 's19945' → 's19946' → "
+                + "'s19947' → 's19948' → 's19949' → 's19950' —[otherwise]→ 's19951'")
+        // The path kept with the finding is what its message names: the first and last eight steps.
+        #expect(last?.path == (0..<8).map { "s\($0)" } + (19944...19951).map { "s\($0)" })
+        #expect(found.allSatisfy { $0.path.count <= FlowAnalysis.describedSteps })
+    }
+
+    @Test("missing-data-key's paths: on 600 random graphs, a shortest path avoiding the key's writers, the per-key search's when the search tree's path avoids them")
+    func missingPathsAgreeWithThePerKeySearch() {
+        var random = SplitMix64(seed: 49)
+        func below(_ bound: Int) -> Int { random.below(bound) }
+        var differentButValid = 0, compared = 0
+        for _ in 0..<600 {
+            let count = 2 + below(25)
+            var transitions: [Transition] = []
+            for from in 0..<count {
+                for _ in 0..<below(4) { transitions.append(Transition(from: "n\(from)", to: "n\(below(count))")) }
+            }
+            let writers = Set((0..<count).filter { _ in below(4) == 0 })
+            let steps = (0..<count).map { i in
+                Step(id: "n\(i)", reads: [DataAccess(key: "k")], writes: writers.contains(i) ? [DataAccess(key: "k")] : [])
+            }
+            let entries = (0..<(1 + below(2))).map { _ in "n\(below(count))" }
+            let flow = Flow(id: "g", kind: .declarative, steps: steps, transitions: transitions, entries: entries)
+            let analysis = AnalysisSession(graph: FlowGraph(flows: [flow])).analysis(of: flow)
+            let reference = analysis.pathsAvoidingWrites(of: "k")
+            var paths = MissingPaths(analysis)
+            for target in 0..<count {
+                let expected = analysis.path(to: target, in: reference)
+                let found = paths.path(of: "k", to: target)
+                #expect((expected == nil) == (found == nil), "\(transitions) \(writers) \(entries) → \(target)")
+                guard let expected, let found else { continue }
+                compared += 1
+                let steps = (0..<found.count).map { found.element($0) }
+                #expect(steps.count == expected.count)
+                // A real path: from an entry, along edges, with no writer of the key before its end.
+                #expect(analysis.entries.contains(steps[0].step) && steps[0].edge == nil)
+                for p in 1..<steps.count {
+                    #expect(steps[p].edge?.from == steps[p - 1].step && steps[p].edge?.to == steps[p].step)
+                }
+                #expect(!steps.dropLast().contains { writers.contains($0.step) })
+                #expect(steps.last?.step == target)
+                if steps.map(\.step) != expected.map(\.step) || steps.map(\.edge) != expected.map(\.edge) {
+                    differentButValid += 1
+                    #expect(found.tail.count > 0, "a path from the search tree alone is the per-key search's")
+                }
+            }
+        }
+        #expect(compared > 2_000)
+        #expect(differentButValid * 20 < compared)  // another shortest path is rare
+    }
 }

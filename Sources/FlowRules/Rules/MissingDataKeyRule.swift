@@ -107,7 +107,9 @@ public struct MissingDataKeyRule: Rule {
         let analysis = context.analysis
         let flow = context.flow
         var findings: [Finding] = []
-        var missingPaths: [String: [Int: FlowAnalysis.Edge?]] = [:]  // one search per key, however many reads
+        // The reads whose message names a path: found after the walk, one key after the other, so that
+        // what a key's paths need is made once and let go before the next key's.
+        var pathReads: [(finding: Int, key: String, step: Int, subject: String, rest: String)] = []
         var spellingKeys: [String: Spelling.Candidates] = [:]
         let conditional = Set(analysis.definitions.filter { $0.access.condition != nil }.map(\.access.key))
         var reported = KeyMarks(analysis)  // this step's keys reported so far
@@ -127,13 +129,9 @@ public struct MissingDataKeyRule: Rule {
                     || analysis.writers(of: read.key).contains { $0 != i }
                 // A key nothing sets is missing on every path: naming one adds nothing, and a path
                 // per read would make the report quadratic in a long flow's length.
-                var path: [(edge: FlowAnalysis.Edge?, step: Int)]?
-                if everWritten {
-                    if missingPaths[read.key] == nil { missingPaths[read.key] = analysis.pathsAvoidingWrites(of: read.key) }
-                    path = analysis.path(to: i, in: missingPaths[read.key]!)
-                }
                 var message: String
                 var fix: Fix?
+                var setOnlyLater = false
                 if !everWritten {
                     message = "\(subject), but no step sets it and the flow does not start with it"
                     if n < declared, let key = Self.spelling(of: read, at: i, in: analysis, session: context.session, keys: &spellingKeys) {
@@ -145,10 +143,9 @@ public struct MissingDataKeyRule: Rule {
                     // reader looking for a branch that misses it.
                     let names = later.prefix(3).map { "'\(analysis.step($0).name)'" }.joined(separator: ", ") + (later.count > 3 ? " …" : "")
                     message = "\(subject), but it is set only after it, by \(names)"
-                } else if let path {
-                    message = "\(subject), but it is not set on every path: it is missing on \(analysis.describe(path))"
+                    setOnlyLater = true
                 } else {
-                    message = "\(subject), but it is not set on every path to it"
+                    message = "\(subject), but it is not set on every path to it"  // until its path is found
                 }
                 // A write that may not happen explains the gap: say when it does. (Only a key with such
                 // a write has one to name: the definitions reaching a read are not listed otherwise.)
@@ -157,13 +154,13 @@ public struct MissingDataKeyRule: Rule {
                     guard let writer = definition.step else { return "the flow starts with it only when \(condition)" }
                     return "step '\(analysis.step(writer).name)' sets it only when \(condition)"
                 }
-                if let first = maybe.first { message += " (\(first))" }
+                let because = maybe.first.map { " (\($0))" } ?? ""
                 let at = read.location ?? step.location
                 let placement = context.placement(of: step, findingAt: at)
-                var finding = context.finding(Self.description, message + placement.suffix, at: at,
-                                              step: step.id, key: read.key, related: placement.related,
-                                              path: path?.map { analysis.step($0.step).id } ?? [])
+                var finding = context.finding(Self.description, message + because + placement.suffix, at: at,
+                                              step: step.id, key: read.key, related: placement.related)
                 finding.fix = fix
+                if everWritten && !setOnlyLater { pathReads.append((findings.count, read.key, i, subject, because + placement.suffix)) }
                 findings.append(finding)
             }
             // A case on a key is a read of it too: on a key no run has set by then, no run can take it.
@@ -195,6 +192,23 @@ public struct MissingDataKeyRule: Rule {
                         at: at, step: step.id, key: read.key, related: placement.related))
                 }
             }
+        }
+        // Each read's path, by key (in the order keys are first met), the key's reads in step order.
+        var keyOrder: [String] = []
+        var readsByKey: [String: [Int]] = [:]
+        for (r, read) in pathReads.enumerated() {
+            if readsByKey[read.key] == nil { keyOrder.append(read.key) }
+            readsByKey[read.key, default: []].append(r)
+        }
+        var missingPaths = MissingPaths(analysis)
+        for key in keyOrder {
+            for r in readsByKey[key]! {
+                let read = pathReads[r]
+                guard let path = missingPaths.path(of: key, to: read.step) else { continue }
+                findings[read.finding].message = "\(read.subject), but it is not set on every path: it is missing on \(analysis.describe(path))" + read.rest
+                findings[read.finding].path = path.shownPositions.map { analysis.step(path.element($0).step).id }
+            }
+            missingPaths.forget(key)
         }
         return findings
     }
