@@ -1,8 +1,10 @@
 import FlowModel
 
 /// The joins where branches of a fan-out meet, each with its ways in grouped by branch: what makes
-/// a join wait for every branch (`FlowMachine`'s semantics), so that a key one branch sets is set
-/// after the join, while inside the branches it is not set for the others.
+/// a join wait for every branch (`FlowMachine`'s semantics, which `DeclarativeDifferentialTests`
+/// checks this against), so that a key one branch sets is set after the join, while inside the
+/// branches it is not set for the others. Used by `KeyFacts` only for flows with a fan-out or a
+/// writing step with an error way; other flows keep its faster path.
 struct ParallelJoins {
     /// How a join is entered.
     struct Join {
@@ -19,7 +21,7 @@ struct ParallelJoins {
         /// (a way to an end, or to steps that cannot come to the join; a stop with no way on), each
         /// with whether that way is taken on failure: the join waits for the branch until then, so
         /// what the branch brings is what it has set there too. Empty for a branch with a fan-out of
-        /// its own (whose branches bring what they set one of them at least: not told here).
+        /// its own, which `nested` answers for instead.
         var exits: [[(step: Int, failing: Bool)]]
         /// Per branch with a fan-out of its own: its steps that can still come to the join, each with
         /// its ways (where to, whether taken on failure, whether a branch of a fan-out); nil for the others.
