@@ -83,8 +83,9 @@ struct ParallelJoins {
                 }
                 let meeting = branches.indices.filter { !branches[$0].isEmpty }
                 guard meeting.count > 1 else { continue }
-                let exits = meeting.map { Self.exits(from: targets[$0], at: join, fork: fork, flow: flow, graph: graph) }
-                let nested = meeting.map { Self.nested(from: targets[$0], at: join, fork: fork, flow: flow, graph: graph) }
+                let canReach = Self.reaching(join, fork: fork, graph: graph)
+                let exits = meeting.map { Self.exits(from: targets[$0], at: join, fork: fork, canReach: canReach, flow: flow, graph: graph) }
+                let nested = meeting.map { Self.nested(from: targets[$0], at: join, fork: fork, canReach: canReach, flow: flow, graph: graph) }
                 joins[join] = Join(branches: meeting.map { branches[$0] }, others: others,
                                    starts: meeting.map { targets[$0] }, regions: meeting.map { exclusive[$0] }, exits: exits, nested: nested)
             }
@@ -105,8 +106,8 @@ struct ParallelJoins {
 
     /// For a branch from `start` with a fan-out of its own, its steps that can still come to `join`
     /// with their ways (see `Join.nested`); nil for a branch without one.
-    static func nested(from start: Int, at join: Int, fork: Int, flow: Flow, graph: FlowIndex) -> [Nested]? {
-        let canReach = reaching(join, fork: fork, graph: graph)
+    /// `canReach`: `reaching(join, fork:)`, shared by the join's branches.
+    static func nested(from start: Int, at join: Int, fork: Int, canReach: Set<Int>, flow: Flow, graph: FlowIndex) -> [Nested]? {
         var steps: [Nested] = []
         var hasFanOut = false
         var seen: Set<Int> = [start]
@@ -154,8 +155,8 @@ struct ParallelJoins {
     }
 
     /// The ways a branch from `start` leaves `join`'s reach without coming to it (see `Join.exits`).
-    static func exits(from start: Int, at join: Int, fork: Int, flow: Flow, graph: FlowIndex) -> [(step: Int, failing: Bool)] {
-        let canReach = reaching(join, fork: fork, graph: graph)
+    /// `canReach`: `reaching(join, fork:)`, shared by the join's branches.
+    static func exits(from start: Int, at join: Int, fork: Int, canReach: Set<Int>, flow: Flow, graph: FlowIndex) -> [(step: Int, failing: Bool)] {
         var exits: [(step: Int, failing: Bool)] = []
         var seen: Set<Int> = [start]
         var stack = [start]

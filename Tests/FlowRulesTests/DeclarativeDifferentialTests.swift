@@ -35,7 +35,10 @@ struct DeclarativeDifferentialTests {
         return compare(flow: flow, findings: findings, witnesses: witnesses)
     }
 
-    static func compare(flow: Flow, findings: [Finding], witnesses: FlowExplorer.Witnesses) -> [Disagreement] {
+    /// What the runs did that a data finding claims, as `step.key`: reads that found nothing (a case
+    /// on a key no run has set when it is tested included: it can never match), reads that found the
+    /// wrong type, and steps left with no way on.
+    static func witnessed(in flow: Flow, _ witnesses: FlowExplorer.Witnesses) -> (missing: Set<String>, wrongType: Set<String>, noWayOn: Set<String>) {
         let id = { (i: Int) in flow.steps[i].id }
         var missing: Set<String> = [], wrongType: Set<String> = [], noWayOn: Set<String> = []
         var testedUnset: Set<String> = [], testedSet: Set<String> = []
@@ -54,8 +57,13 @@ struct DeclarativeDifferentialTests {
             default: break
             }
         }
-        // A case on a key no run has set when it is tested can never match: a dead case.
         missing.formUnion(testedUnset.subtracting(testedSet))
+        return (missing, wrongType, noWayOn)
+    }
+
+    static func compare(flow: Flow, findings: [Finding], witnesses: FlowExplorer.Witnesses) -> [Disagreement] {
+        let id = { (i: Int) in flow.steps[i].id }
+        let (missing, wrongType, noWayOn) = witnessed(in: flow, witnesses)
         let ran = Set(witnesses.ranSteps.map(id))
         var out: Set<Disagreement> = []
         var reportedMissing: Set<String> = [], reportedType: Set<String> = []

@@ -14,19 +14,8 @@ struct FanOutJoinTests {
         let flow = graph.flows[0]
         let reported = analyze(yaml).filter { $0.rule == "missing-data-key" || $0.rule == "type-mismatch" }
             .map { "\($0.rule) \($0.step ?? "").\($0.key ?? "")" }
-        var happens: Set<String> = []
-        let w = FlowExplorer(flow: flow, mendsFailedReads: true).explore()
-        var testedSet: Set<String> = []
-        for case let .testedSet(s, k) in w.events { testedSet.insert("\(flow.steps[s].id).\(k)") }
-        for event in w.events {
-            switch event {
-            case let .missingRead(s, k): happens.insert("missing-data-key \(flow.steps[s].id).\(k)")
-            case let .testedUnset(s, k) where !testedSet.contains("\(flow.steps[s].id).\(k)"):
-                happens.insert("missing-data-key \(flow.steps[s].id).\(k)")
-            case let .wrongType(s, k, _, _): happens.insert("type-mismatch \(flow.steps[s].id).\(k)")
-            default: break
-            }
-        }
+        let done = DeclarativeDifferentialTests.witnessed(in: flow, FlowExplorer(flow: flow, mendsFailedReads: true).explore())
+        let happens = Set(done.missing.map { "missing-data-key \($0)" }).union(done.wrongType.map { "type-mismatch \($0)" })
         return (reported.sorted(), happens)
     }
 
